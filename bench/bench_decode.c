@@ -4,9 +4,10 @@
  * Decode is memory-bound: every call reads each sequence's whole K and V cache once. Each row
  * reports the cache bytes read per second and the rate of a device copy that moves as many
  * bytes (reads and writes half each), timed in the same run under the same L2 flushing, and
- * their ratio. The grid: batch {1, 16, 64} x cache {2k, 32k, 128k} x heads {32/8, 32/32} x
+ * their ratio. The grid: batch {1, 16, 64} x cache {2k, 4k, 32k, 128k} x heads {32/8, 32/32} x
  * head_dim {128, 64}, contiguous and paged (pages of 16 and 256 tokens); cases whose cache
- * passes 16 GiB are left out. Every sequence is full; q and the cache hold small constants
+ * passes 16 GiB are left out. One handle and one set of buffers, sized for the largest row,
+ * serve every row. Every sequence is full; q and the cache hold small constants
  * (the time does not depend on values: the tests check them), and O is checked finite. */
 #include "bench.h"
 #include "copy.h"
@@ -41,53 +42,55 @@ static int run_decode(void *arg, cudaStream_t stream)
                             "tileops_attention_kvcache") ? 0 : -1;
 }
 
+/* What every row shares: the handle and buffers sized for the largest row, filled once (a
+ * row uses a prefix of each). */
+struct decode_bufs {
+    tileops_handle h;
+    void *q, *out, *k, *v, *lens;
+    struct bench_copy copy; /* sized for the largest row; a row copies a prefix */
+    size_t copy_bytes;
+};
+
 /* One row. Returns 0, or -1 on failure. */
-static int bench_row(const struct bench_ctx *ctx, struct report *rep, tileops_dtype dt,
-                     int batch, int cache, int hq, int hkv, int d, int page)
+static int bench_row(const struct bench_ctx *ctx, struct report *rep, const struct decode_bufs *d0,
+                     tileops_dtype dt, int batch, int cache, int hq, int hkv, int d, int page)
 {
     const struct bench_opts *o = ctx->opts;
     const int64_t kv_el = (int64_t)batch * cache * hkv * d; /* per K or V */
     const int64_t q_el = (int64_t)batch * hq * d;
     const int64_t pps = page ? (cache + page - 1) / page : 0;
-    void *q = NULL, *out = NULL, *k = NULL, *v = NULL, *lens = NULL, *tab = NULL, *ws = NULL;
+    void *tab = NULL, *ws = NULL;
     int *hlens = NULL, *htab = NULL;
-    struct bench_copy copy = {0};
-    tileops_handle h = NULL;
     int rc = -1;
-    if (!bench_cuda_ok(cudaMalloc(&q, q_el * 2), "cudaMalloc") ||
-        !bench_cuda_ok(cudaMalloc(&out, q_el * 2), "cudaMalloc") ||
-        !bench_cuda_ok(cudaMalloc(&k, kv_el * 2), "cudaMalloc") ||
-        !bench_cuda_ok(cudaMalloc(&v, kv_el * 2), "cudaMalloc") ||
-        !bench_cuda_ok(cudaMalloc(&lens, 4 * (size_t)batch), "cudaMalloc"))
-        goto out;
-    /* 0x3c bytes: about 1 in f16, 0.0115 in bf16; finite scores either way */
-    if (!bench_cuda_ok(cudaMemset(q, 0x3c, q_el * 2), "cudaMemset") ||
-        !bench_cuda_ok(cudaMemset(k, 0x3c, kv_el * 2), "cudaMemset") ||
-        !bench_cuda_ok(cudaMemset(v, 0x3c, kv_el * 2), "cudaMemset"))
-        goto out;
+    /* every sequence full; host copies are async on the bench's (non-blocking) stream, and
+     * waited for before their host buffers go */
     hlens = malloc(sizeof(int) * (size_t)batch);
+    if (!hlens)
+        goto out;
     for (int b = 0; b < batch; b++)
         hlens[b] = cache;
-    if (!bench_cuda_ok(cudaMemcpy(lens, hlens, 4 * (size_t)batch, cudaMemcpyHostToDevice),
-                       "cudaMemcpy"))
+    if (!bench_cuda_ok(cudaMemcpyAsync(d0->lens, hlens, 4 * (size_t)batch,
+                                       cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpyAsync"))
         goto out;
     tileops_kvcache_params p;
     memset(&p, 0, sizeof p);
     p.size = sizeof p, p.dtype = dt, p.batch = batch, p.seqlen_q = 1;
     p.heads_q = hq, p.heads_kv = hkv, p.head_dim = d;
-    p.q = q, p.q_head = d, p.q_seq = (int64_t)hq * d, p.q_batch = p.q_seq;
-    p.o = out, p.o_head = d, p.o_seq = p.q_seq, p.o_batch = p.q_batch;
-    p.k = k, p.v = v, p.k_head = p.v_head = d, p.k_seq = p.v_seq = (int64_t)hkv * d;
-    p.seqlens_kv = lens, p.max_seqlen_kv = cache;
-    p.window_left = p.window_right = -1;
+    p.q = d0->q, p.q_head = d, p.q_seq = (int64_t)hq * d, p.q_batch = p.q_seq;
+    p.o = d0->out, p.o_head = d, p.o_seq = p.q_seq, p.o_batch = p.q_batch;
+    p.k = d0->k, p.v = d0->v, p.k_head = p.v_head = d, p.k_seq = p.v_seq = (int64_t)hkv * d;
+    p.seqlens_kv = d0->lens, p.max_seqlen_kv = cache;
     if (page) {
         /* each sequence's pages in reverse order, so that a sequence is not one span */
         htab = malloc(sizeof(int) * (size_t)(pps * batch));
+        if (!htab)
+            goto out;
         for (int64_t i = 0; i < pps * batch; i++)
             htab[i] = (int)((i / pps) * pps + (pps - 1 - i % pps));
         if (!bench_cuda_ok(cudaMalloc(&tab, sizeof(int) * (size_t)(pps * batch)), "cudaMalloc") ||
-            !bench_cuda_ok(cudaMemcpy(tab, htab, sizeof(int) * (size_t)(pps * batch),
-                                      cudaMemcpyHostToDevice), "cudaMemcpy"))
+            !bench_cuda_ok(cudaMemcpyAsync(tab, htab, sizeof(int) * (size_t)(pps * batch),
+                                           cudaMemcpyHostToDevice, ctx->stream),
+                           "cudaMemcpyAsync"))
             goto out;
         p.block_table = tab, p.page_size = page, p.max_pages_per_seq = pps;
         p.num_pages = pps * batch;
@@ -95,25 +98,20 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, tileops_dt
     } else {
         p.k_batch = p.v_batch = (int64_t)cache * hkv * d;
     }
-    if (!bench_tileops_ok(tileops_create(&h, ctx->device), "tileops_create"))
-        goto out;
-    if (o->ntiers && o->tiers[0] != TILEOPS_TIER_AUTO &&
-        !bench_tileops_ok(tileops_set_tier(h, o->tiers[0]), "tileops_set_tier"))
-        goto out;
     size_t wsb = 0;
-    if (!bench_tileops_ok(tileops_attention_kvcache_workspace_size(h, &p, &wsb),
+    if (!bench_tileops_ok(tileops_attention_kvcache_workspace_size(d0->h, &p, &wsb),
                           "tileops_attention_kvcache_workspace_size"))
         goto out;
     if (wsb && !bench_cuda_ok(cudaMalloc(&ws, wsb), "cudaMalloc"))
         goto out;
-    struct decode_call call = {h, &p, ws, wsb};
-    if (!bench_cuda_ok(cudaMemset(out, 0xff, q_el * 2), "cudaMemset") ||
+    struct decode_call call = {d0->h, &p, ws, wsb};
+    if (!bench_cuda_ok(cudaMemsetAsync(d0->out, 0xff, q_el * 2, ctx->stream), "cudaMemsetAsync") ||
         run_decode(&call, ctx->stream) != 0 ||
         !bench_cuda_ok(cudaStreamSynchronize(ctx->stream), "decode (first call)"))
         goto out;
     {
         uint16_t *ho = malloc(q_el * 2);
-        int bad = !ho || !bench_cuda_ok(cudaMemcpy(ho, out, q_el * 2, cudaMemcpyDeviceToHost),
+        int bad = !ho || !bench_cuda_ok(cudaMemcpy(ho, d0->out, q_el * 2, cudaMemcpyDeviceToHost),
                                          "cudaMemcpy");
         for (int64_t i = 0; !bad && i < q_el; i++) /* NaN and inf: exponent all ones */
             bad = ((ho[i] & (dt == TILEOPS_BF16 ? 0x7f80 : 0x7c00)) ==
@@ -126,8 +124,8 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, tileops_dt
         }
     }
     const double bytes = 4.0 * (double)kv_el; /* K and V, 2 bytes an element */
-    if (bench_copy_alloc(&copy, (size_t)(bytes / 2), ctx->stream) != 0)
-        goto out;
+    struct bench_copy copy = d0->copy;
+    copy.bytes = (size_t)(bytes / 2);
     struct bench_stats t_dec, t_copy;
     if (bench_timer_run(ctx->timer, o->reps, run_decode, &call, &t_dec) != 0 ||
         bench_timer_run(ctx->timer, o->reps, bench_copy_run, &copy, &t_copy) != 0)
@@ -144,40 +142,72 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, tileops_dt
     snprintf(s_cp, sizeof s_cp, "%.1f", cp_bw);
     snprintf(s_r, sizeof s_r, "%.3f", cp_bw > 0 ? kv_bw / cp_bw : 0.0);
     const char *vals[NCOLS] = {"decode", bench_dtype_name(dt), s_b, s_c, s_h, s_d, s_p,
-                               tileops_last_kernel(h), s_med, s_kv, s_cp, s_r};
+                               tileops_last_kernel(d0->h), s_med, s_kv, s_cp, s_r};
     rc = report_row(rep, vals);
 out:
-    bench_copy_free(&copy);
-    tileops_destroy(h);
-    cudaFree(q), cudaFree(out), cudaFree(k), cudaFree(v), cudaFree(lens), cudaFree(tab);
-    cudaFree(ws);
+    cudaStreamSynchronize(ctx->stream); /* the async uploads are done with htab and hlens */
+    cudaFree(tab), cudaFree(ws);
     free(hlens), free(htab);
     return rc;
 }
 
 int bench_decode(const struct bench_ctx *ctx)
 {
-    static const int batches[] = {1, 16, 64}, caches[] = {2048, 32768, 131072};
+    static const int batches[] = {1, 16, 64}, caches[] = {2048, 4096, 32768, 131072};
     static const int heads_kv[] = {8, 32}, dims[] = {128, 64}, pages[] = {0, 16, 256};
+    enum { NB = 3, NC = 4, NP = 3 };
     const struct bench_opts *o = ctx->opts;
+    /* the largest row's K (or V) elements and q elements */
+    int64_t max_kv = 0, max_q = 0;
+    for (int d = 0; d < 2; d++)
+        for (int hk = 0; hk < 2; hk++)
+            for (int b = 0; b < NB; b++)
+                for (int c = 0; c < NC; c++) {
+                    const int64_t kv = (int64_t)batches[b] * caches[c] * heads_kv[hk] * dims[d];
+                    if (4 * kv <= MAX_CACHE_BYTES && kv > max_kv)
+                        max_kv = kv;
+                    if ((int64_t)batches[b] * 32 * dims[d] > max_q)
+                        max_q = (int64_t)batches[b] * 32 * dims[d];
+                }
+    struct decode_bufs d0;
+    memset(&d0, 0, sizeof d0);
     struct report rep;
+    int rep_open = 0, rc = -1;
+    /* q and the cache hold 0x3c bytes: about 1 in f16, 0.0115 in bf16; finite scores */
+    if (!bench_tileops_ok(tileops_create(&d0.h, ctx->device), "tileops_create") ||
+        (o->ntiers && o->tiers[0] != TILEOPS_TIER_AUTO &&
+         !bench_tileops_ok(tileops_set_tier(d0.h, o->tiers[0]), "tileops_set_tier")) ||
+        !bench_cuda_ok(cudaMalloc(&d0.q, max_q * 2), "cudaMalloc") ||
+        !bench_cuda_ok(cudaMalloc(&d0.out, max_q * 2), "cudaMalloc") ||
+        !bench_cuda_ok(cudaMalloc(&d0.k, max_kv * 2), "cudaMalloc") ||
+        !bench_cuda_ok(cudaMalloc(&d0.v, max_kv * 2), "cudaMalloc") ||
+        !bench_cuda_ok(cudaMalloc(&d0.lens, 4 * (size_t)batches[NB - 1]), "cudaMalloc") ||
+        !bench_cuda_ok(cudaMemsetAsync(d0.q, 0x3c, max_q * 2, ctx->stream), "cudaMemsetAsync") ||
+        !bench_cuda_ok(cudaMemsetAsync(d0.k, 0x3c, max_kv * 2, ctx->stream), "cudaMemsetAsync") ||
+        !bench_cuda_ok(cudaMemsetAsync(d0.v, 0x3c, max_kv * 2, ctx->stream), "cudaMemsetAsync") ||
+        bench_copy_alloc(&d0.copy, (size_t)max_kv * 2, ctx->stream) != 0)
+        goto out;
     if (report_open(&rep, columns, NCOLS, o->csv) != 0)
-        return -1;
-    int rc = 0;
+        goto out;
+    rep_open = 1, rc = 0;
     for (int di = 0; di < o->ndtypes && rc == 0; di++)
         for (int d = 0; d < 2 && rc == 0; d++)
             for (int hk = 0; hk < 2 && rc == 0; hk++)
-                for (int b = 0; b < 3 && rc == 0; b++)
-                    for (int c = 0; c < 3 && rc == 0; c++)
-                        for (int pg = 0; pg < 3 && rc == 0; pg++) {
+                for (int b = 0; b < NB && rc == 0; b++)
+                    for (int c = 0; c < NC && rc == 0; c++)
+                        for (int pg = 0; pg < NP && rc == 0; pg++) {
                             const int64_t bytes = 4LL * batches[b] * caches[c] * heads_kv[hk] *
                                                   dims[d];
                             if (bytes > MAX_CACHE_BYTES)
                                 continue;
-                            rc = bench_row(ctx, &rep, o->dtypes[di], batches[b], caches[c], 32,
-                                           heads_kv[hk], dims[d], pages[pg]);
+                            rc = bench_row(ctx, &rep, &d0, o->dtypes[di], batches[b], caches[c],
+                                           32, heads_kv[hk], dims[d], pages[pg]);
                         }
-    if (report_close(&rep) != 0)
+out:
+    if (rep_open && report_close(&rep) != 0)
         rc = -1;
+    bench_copy_free(&d0.copy);
+    cudaFree(d0.q), cudaFree(d0.out), cudaFree(d0.k), cudaFree(d0.v), cudaFree(d0.lens);
+    tileops_destroy(d0.h);
     return rc;
 }

@@ -50,7 +50,7 @@ static const struct bench_op ops[] = {
      bench_attention, 0, TILEOPS_BF16},
     {"decode", "decode attention over a KV cache (tileops_attention_kvcache), one query a\n"
      "               sequence: cache bytes read per second against a device copy of as many\n"
-     "               bytes; batch 1/16/64 x cache 2k/32k/128k x heads 32/8, 32/32 x d 128/64,\n"
+     "               bytes; batch 1/16/64 x cache 2k/4k/32k/128k x heads 32/8, 32/32 x d 128/64,\n"
      "               contiguous and paged (16, 256)", bench_decode, 0, TILEOPS_BF16},
     {"ceiling", "what this GPU allows, with its name: device copy and pure read of --n bytes\n"
      "               (GB/s), mma.sync m16n8k16 and (compute capability 9.0) wgmma m64n256k16,\n"
