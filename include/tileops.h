@@ -252,17 +252,29 @@ typedef struct tileops_attention_params {
     const int *cu_seqlens_kv;  /* the same for k and v; given with cu_seqlens_q */
     const int *cu_seqlens_q_host;  /* the same offsets in host memory, read by the call to check */
     const int *cu_seqlens_kv_host; /* them and size the grid (no device-to-host copy) */
+    /* Added later (a caller whose `size` ends before them keeps the old behaviour); all zero:
+     * no window, no softcap. */
+    int window;                /* 1: the sliding window below applies; 0: none (both ignored) */
+    int window_left, window_right; /* -1: unbounded on that side; else query row i, at position
+                                      pos = i + seqlen_kv - seqlen_q, sees keys j with
+                                      pos - window_left <= j <= pos + window_right (causal is
+                                      window_right 0 and wins over a larger one) */
+    float softcap;             /* > 0: scores become softcap * tanh(score / softcap) before the
+                                  softmax (score = scale · q·k); 0: none */
 } tileops_attention_params;
+
+/* The size of tileops_attention_params before the window and softcap fields. */
+#define TILEOPS_ATTENTION_PARAMS_SIZE_V1 offsetof(tileops_attention_params, window)
 
 /* Attention, forward (FlashAttention-3 on the sm90 tier, -2 below it): for every sequence b
  * and query head h,
- *   O[b, :, h, :] = softmax(scale · Q[b, :, h, :] · K[b, :, hk, :]ᵀ + mask) · V[b, :, hk, :]
+ *   O[b, :, h, :] = softmax(softcap(scale · Q[b, :, h, :] · K[b, :, hk, :]ᵀ) + mask) · V[b, :, hk, :]
  * with key/value head hk = h / (heads_q / heads_kv) (GQA, MQA), fp32 softmax and accumulation,
- * O rounded to dtype once. seqlen_q and seqlen_kv may differ; the causal mask is bottom-right
- * aligned. A query that sees no key (seqlen_kv = 0, an empty sequence of a batch, or causal
- * rows above the first key when seqlen_q > seqlen_kv) gets O = 0 and LSE = -inf; seqlen_q = 0
- * is a call that does nothing. When lse is given, it receives each query's log-sum-exp
- * (natural log, of the scaled scores), fp32.
+ * O rounded to dtype once. seqlen_q and seqlen_kv may differ; the causal mask and the sliding
+ * window are bottom-right aligned. A query that sees no key (seqlen_kv = 0, an empty sequence
+ * of a batch, causal rows above the first key when seqlen_q > seqlen_kv, a window past the
+ * keys) gets O = 0 and LSE = -inf; seqlen_q = 0 is a call that does nothing. When lse is
+ * given, it receives each query's log-sum-exp (natural log, of the scores after softcap), fp32.
  * Variable-length batches: with cu_seqlens the sequences are packed along the seq dimension
  * (q is [total_q, heads_q, head_dim] with total_q = cu_seqlens_q[batch], k and v
  * [total_kv, heads_kv, head_dim]), the batch strides are unused, empty sequences are allowed,
@@ -277,7 +289,8 @@ typedef struct tileops_attention_params {
  * dtypes and every head dim.
  * Returns INVALID_VALUE (NULL handle, params, q, k, v or o; size too small; unknown dtype;
  * batch, heads or head_dim < 1; a seqlen < 0; heads_q not a multiple of heads_kv; causal not
- * 0 or 1; scale not finite; a negative stride or strides that make a view overlap itself;
+ * 0 or 1; scale not finite; window not 0 or 1, or a window side below -1; softcap negative
+ * or not finite; a negative stride or strides that make a view overlap itself;
  * sizes that overflow; o or lse overlapping an input or each other; a pointer not aligned to
  * its element; some but not all of the four cu_seqlens; offsets not starting at 0 or
  * decreasing; seqlen_q or seqlen_kv below the longest sequence under cu_seqlens; the calling
@@ -320,8 +333,9 @@ typedef struct tileops_kvcache_params {
     float scale;               /* applied to q·k, >= 0; 0 means 1/sqrt(head_dim) */
     int causal;                /* 1: query t (of seqlen_q) sits at position seqlen_kv - seqlen_q + t
                                   and sees keys up to it (window_right = 0); 0: every key */
-    int window_left, window_right; /* -1: unbounded; else query at position i sees keys j with
-                                      i - window_left <= j <= i + window_right */
+    int window;                /* 1: the sliding window below applies; 0: none (both ignored) */
+    int window_left, window_right; /* -1: unbounded on that side; else query at position i sees
+                                      keys j with i - window_left <= j <= i + window_right */
     float softcap;             /* > 0: scores become softcap * tanh(score / softcap); 0: none */
     int num_splits;            /* 0: dispatch chooses; 1 to TILEOPS_KVCACHE_MAX_SPLITS: forced */
 } tileops_kvcache_params;
@@ -351,7 +365,8 @@ tileops_status tileops_attention_kvcache_workspace_size(tileops_handle handle,
  * max_seqlen_kv as max_seqlen_kv. Launches on `stream`; no allocation, no synchronization.
  * Returns INVALID_VALUE (NULL handle, params, q, o, k, v or seqlens_kv; size too small;
  * unknown dtype; batch, heads or head_dim < 1; seqlen_q outside 1..16; max_seqlen_kv < 0;
- * heads_q not a multiple of heads_kv; causal not 0 or 1; a window below -1; scale not finite
+ * heads_q not a multiple of heads_kv; causal or window not 0 or 1; a window side below -1;
+ * scale not finite
  * or negative; softcap negative or not finite; page_size not a power of two from 1 to 256;
  * max_pages_per_seq or num_pages too small for the cache; num_splits outside
  * 0..TILEOPS_KVCACHE_MAX_SPLITS; a view overlapping itself; o or lse overlapping an input;

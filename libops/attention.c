@@ -77,11 +77,22 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
                                        cudaStream_t stream)
 {
     static const char fn[] = "tileops_flash_attention";
-    tileops_status st = tileops__check_params16(fn, h, p != NULL, p ? p->size : 0, sizeof *p,
-                                                "tileops_attention_params",
-                                                p ? p->dtype : TILEOPS_F16, "attention");
+    /* a size from TILEOPS_ATTENTION_PARAMS_SIZE_V1 on is accepted: callers of the first layout
+     * keep its behaviour */
+    const size_t size = p ? p->size : 0;
+    tileops_status st = tileops__check_params16(
+        fn, h, p != NULL, size >= TILEOPS_ATTENTION_PARAMS_SIZE_V1 ? sizeof *p : size, sizeof *p,
+        "tileops_attention_params", p ? p->dtype : TILEOPS_F16, "attention");
     if (st != TILEOPS_SUCCESS)
         return st;
+    const int has_window = size >= offsetof(tileops_attention_params, window_right) +
+                                       sizeof p->window_right;
+    const int has_softcap = size >= offsetof(tileops_attention_params, softcap) +
+                                        sizeof p->softcap;
+    const int window = has_window ? p->window : 0;
+    const int window_left = window ? p->window_left : -1;
+    const int window_right = window ? p->window_right : -1;
+    const float softcap = has_softcap ? p->softcap : 0.0f;
 
     /* ---- sizes --------------------------------------------------------------------------- */
     if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1)
@@ -107,6 +118,16 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
     if (!isfinite(p->scale))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: scale is %g (must be finite; 0 "
                              "for 1/sqrt(head_dim))", fn, (double)p->scale);
+    if (window != 0 && window != 1)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: window is %d (must be 0 or 1)", fn,
+                             window);
+    if (window_left < -1 || window_right < -1)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %d (-1 for unbounded, or "
+                             ">= 0)", fn, window_left < -1 ? "window_left" : "window_right",
+                             window_left < -1 ? window_left : window_right);
+    if (!isfinite(softcap) || softcap < 0.0f)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: softcap is %g (0 for none, or "
+                             "positive and finite)", fn, (double)softcap);
     /* The kernels take the running max of the raw scores, which is the max of the scaled ones
      * only for a positive scale. */
     if (p->scale < 0.0f)
@@ -249,7 +270,9 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
         p->o, s[3][0], s[3][1], s[3][2],
         p->lse, p->scale != 0.0f ? p->scale : 1.0f / sqrtf((float)p->head_dim), p->causal,
         varlen ? p->cu_seqlens_q : NULL, varlen ? p->cu_seqlens_kv : NULL, h->dev.sms,
-        rows_q, rows_kv};
+        rows_q, rows_kv,
+        window_left, p->causal ? 0 : window_right, /* causal is window_right 0 */
+        softcap};
     const void *ptrs[4] = {p->q, p->k, p->v, p->o};
     const struct tileops__call call = {TILEOPS_OP_FLASH_ATTENTION, p->dtype, variant, ptrs, 4,
                                        &args};

@@ -109,7 +109,10 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
     if (p->causal != 0 && p->causal != 1)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: causal is %d (must be 0 or 1)", fn,
                              p->causal);
-    if (p->window_left < -1 || p->window_right < -1)
+    if (p->window != 0 && p->window != 1)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: window is %d (must be 0 or 1)", fn,
+                             p->window);
+    if (p->window && (p->window_left < -1 || p->window_right < -1))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %d (-1 for unbounded, or "
                              ">= 0)", fn, p->window_left < -1 ? "window_left" : "window_right",
                              p->window_left < -1 ? p->window_left : p->window_right);
@@ -236,7 +239,8 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
         p->seqlens_kv, p->max_seqlen_kv,
         p->block_table, paged ? p->max_pages_per_seq : 0, shift,
         p->scale != 0.0f ? p->scale : 1.0f / sqrtf((float)p->head_dim), p->softcap,
-        p->window_left, p->causal ? 0 : p->window_right, /* causal is window_right 0 */
+        p->window ? p->window_left : -1,
+        p->causal ? 0 : p->window ? p->window_right : -1, /* causal is window_right 0 */
         p->num_splits, ws, ws_bytes, h->dev.sms};
     const void *ptrs[4] = {p->q, p->o, p->k, p->v};
     const struct tileops__call call = {TILEOPS_OP_ATTENTION_DECODE, p->dtype, variant, ptrs, 4,

@@ -83,6 +83,9 @@ struct tileops_attention_args {
     int sms;                       /* the device's SM count */
     int64_t rows_q, rows_kv;       /* rows of the seq dimension of q and o, k and v: seqlen_q,
                                       seqlen_kv, or with cu_seqlens the totals (TMA's bounds) */
+    int window_left, window_right; /* -1: unbounded (attn_win); causal is folded into
+                                      window_right (0) */
+    float softcap;                 /* > 0: scores become softcap * tanh(scale * s / softcap) */
 };
 
 /* attention_decode: O = softmax(softcap(scale * Q·Kᵀ) + mask) · V for seqlen_q new queries of

@@ -76,7 +76,7 @@ bg racecheck_attention 900 env CK_RUN_CASE=graph compute-sanitizer --tool racech
     --error-exitcode 3 build/tests/test_attention
 bg memcheck_kvcache 900 env compute-sanitizer --tool memcheck --leak-check full \
     --error-exitcode 3 build/tests/test_kvcache
-bg racecheck_kvcache 900 env CK_RUN_CASE=gpu compute-sanitizer --tool racecheck \
+bg racecheck_kvcache 900 env TILEOPS_TEST_SMALL=1 CK_RUN_CASE=gpu compute-sanitizer --tool racecheck \
     --error-exitcode 3 build/tests/test_kvcache
 wait $pids # each step's status is in its summary line (rc=...)
 cat "$OUT"/*.summary

@@ -9,8 +9,10 @@
  * some rows see no key and must give O = 0 and LSE = -inf); GQA ratios 1, 4, 8 and MQA;
  * views of a fused QKV buffer [b, s, hq + 2 hkv, d] and [b, h, s, d] layouts with padded rows
  * and heads; variable-length batches with uneven and empty sequences (cu_seqlens on the device
- * and on the host); no LSE; the default scale (0: 1/sqrt(d)) and an explicit one; one call
- * captured in a CUDA graph and replayed.
+ * and on the host); no LSE; the default scale (0: 1/sqrt(d)) and an explicit one; sliding
+ * windows (left, right, both, with causal, past the keys) and softcap, dense and varlen; a
+ * caller of the first struct layout (size TILEOPS_ATTENTION_PARAMS_SIZE_V1, garbage after it)
+ * getting the old behaviour; one call captured in a CUDA graph and replayed.
  *
  * Inputs are fresh random values each run (the seed is in every failure message), with NaN in
  * every element of their buffers that lies outside the views (a kernel reading there would
@@ -84,6 +86,10 @@ struct acase {
     int nonfinite_seq;               /* varlen: 1 + the sequence (one without queries) whose K
                                         is NaN and V +inf: its neighbours' tiles read its rows,
                                         which must reach no output (0 x inf is not 0) */
+    int window, wl, wr;              /* window 1: sliding window wl, wr (-1: unbounded) */
+    float softcap;                   /* > 0: scores capped */
+    int size_v1;                     /* size = TILEOPS_ATTENTION_PARAMS_SIZE_V1, the later
+                                        fields garbage: the call must ignore them */
 };
 
 static const struct acase cases[] = {
@@ -142,6 +148,25 @@ static const struct acase cases[] = {
      .varlen = 1, .lq = {37, 0, 50}, .lk = {40, 20, 60}, .nonfinite_seq = 2},
     {.what = "varlen long gqa 4/1", .batch = 5, .hq = 4, .hkv = 1, .causal = BOTH,
      .varlen = 1, .lq = {1000, 17, 0, 513, 1}, .lk = {1000, 300, 5, 513, 2048}, .big = 1},
+    /* sliding windows (causal: a window of the past only; both: right bounded by causal),
+     * softcap, and a caller of the first struct layout */
+    {.what = "window 300 left 50", .batch = 2, .sq = 300, .skv = 300, .hq = 4, .hkv = 2,
+     .causal = BOTH, .window = 1, .wl = 50, .wr = -1},
+    {.what = "window 77x203 left 20 right 10", .batch = 2, .sq = 77, .skv = 203, .hq = 6,
+     .hkv = 2, .causal = BOTH, .window = 1, .wl = 20, .wr = 10},
+    {.what = "window 600 left 200 right 0", .batch = 1, .sq = 600, .skv = 600, .hq = 2,
+     .hkv = 1, .causal = 0, .window = 1, .wl = 200, .wr = 0},
+    {.what = "window 130x300 right 3", .batch = 1, .sq = 130, .skv = 300, .hq = 4, .hkv = 4,
+     .causal = 0, .window = 1, .wl = -1, .wr = 3},
+    {.what = "softcap 20", .batch = 2, .sq = 150, .skv = 170, .hq = 4, .hkv = 2,
+     .causal = BOTH, .softcap = 20.0f},
+    {.what = "softcap 5 window 64", .batch = 1, .sq = 257, .skv = 257, .hq = 4, .hkv = 1,
+     .causal = BOTH, .softcap = 5.0f, .window = 1, .wl = 64, .wr = 64, .scale = 0.25f},
+    {.what = "varlen window softcap", .batch = 4, .hq = 4, .hkv = 2, .causal = BOTH,
+     .varlen = 1, .lq = {0, 37, 130, 1}, .lk = {50, 0, 129, 200}, .window = 1, .wl = 16,
+     .wr = 8, .softcap = 10.0f},
+    {.what = "size v1", .batch = 2, .sq = 130, .skv = 190, .hq = 4, .hkv = 2, .causal = BOTH,
+     .size_v1 = 1},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
@@ -159,6 +184,7 @@ struct problem {
     tileops_dtype dt;
     int d, causal, varlen, nseq;
     double scale;                            /* the reference's */
+    double softcap;                          /* the reference's (0: none) */
     int cq[MAX_SEQS + 1], ck[MAX_SEQS + 1];  /* each sequence's first row (also without varlen) */
     int max_q, max_k;
     int64_t total_q, total_k;
@@ -183,13 +209,21 @@ static uint16_t rand_elem(tileops_dtype dt, int lo, struct rng *r)
     return (uint16_t)((uint32_t)(x >> 63) << 15 | (127 + e) << 7 | (uint32_t)(x & 0x7f));
 }
 
-/* Keys query row i of a sequence of lq rows sees among lk (bottom-right causal). */
-static int visible(const struct problem *p, int64_t i, int lq, int lk)
+/* Keys query row i of a sequence of lq rows sees among lk: [*lo, *hi), bottom-right aligned
+ * causal and window (row i at position i + lk - lq); returns how many. */
+static int visible(const struct problem *p, int64_t i, int lq, int lk, int *lo, int *hi)
 {
-    if (!p->causal)
-        return lk;
-    const int64_t n = i + lk - lq + 1;
-    return n < 0 ? 0 : n > lk ? lk : (int)n;
+    const struct acase *c = p->c;
+    const int64_t at = i + lk - lq;
+    const int wl = c->window && !c->size_v1 ? c->wl : -1;
+    int wr = c->window && !c->size_v1 ? c->wr : -1;
+    if (p->causal)
+        wr = 0;
+    int64_t a = wl >= 0 ? at - wl : 0, e = wr >= 0 ? at + wr + 1 : lk;
+    a = a < 0 ? 0 : a > lk ? lk : a;
+    e = e < 0 ? 0 : e > lk ? lk : e;
+    *lo = (int)a, *hi = (int)(e > a ? e : a);
+    return *hi - *lo;
 }
 
 /* Is row i of a sequence of lq rows compared with the reference? */
@@ -334,7 +368,8 @@ static void reference(struct problem *p)
             for (int h = hk * ratio; h < (hk + 1) * ratio; h++)
                 for (int64_t i = 0; i < lq; i++) {
                     const int64_t row = p->cq[b] + i;
-                    const int n = visible(p, i, lq, lk);
+                    int lo, hi;
+                    const int n = visible(p, i, lq, lk, &lo, &hi);
                     double *o = p->ref_o + (row * c->hq + h) * d;
                     if (n == 0) {
                         p->ref_lse[row * c->hq + h] = -INFINITY;
@@ -345,11 +380,13 @@ static void reference(struct problem *p)
                     for (int e = 0; e < d; e++)
                         qd[e] = get_elem(qb, p->dt, (size_t)(pos(p, &p->q, 0, b, i, h) + e));
                     double mx = -INFINITY, sum = 0;
-                    for (int j = 0; j < n; j++) {
+                    for (int j = lo; j < hi; j++) {
                         sc[j] = p->scale * dot(qd, kd + (int64_t)j * d, d);
+                        if (p->softcap > 0)
+                            sc[j] = p->softcap * tanh(sc[j] / p->softcap);
                         mx = sc[j] > mx ? sc[j] : mx;
                     }
-                    for (int j = 0; j < n; j++) {
+                    for (int j = lo; j < hi; j++) {
                         const double w = exp(sc[j] - mx);
                         sum += w;
                         for (int e = 0; e < d; e++)
@@ -389,6 +426,7 @@ static void make_problem(struct problem *p, const struct acase *c, tileops_dtype
     p->total_q = p->cq[p->nseq];
     p->total_k = p->ck[p->nseq];
     p->scale = c->scale != 0.0f ? (double)c->scale : 1.0 / sqrt((double)d);
+    p->softcap = c->size_v1 ? 0.0 : (double)c->softcap;
     make_views(p);
     make_inputs(p);
     reference(p);
@@ -479,6 +517,12 @@ static tileops_attention_params params(const struct problem *p, const struct dev
     a.lse = dv->lse_alloc ? dv->lse_alloc + GUARD : NULL;
     a.scale = c->scale;
     a.causal = p->causal;
+    a.window = c->window, a.window_left = c->wl, a.window_right = c->wr;
+    a.softcap = c->softcap;
+    if (c->size_v1) { /* past the first layout: garbage the call must not read */
+        a.size = TILEOPS_ATTENTION_PARAMS_SIZE_V1;
+        a.window = 1, a.window_left = 0, a.window_right = 0, a.softcap = 1.0f;
+    }
     if (p->varlen) {
         a.cu_seqlens_q = dv->cq;
         a.cu_seqlens_kv = dv->ck;
@@ -545,7 +589,8 @@ static void check_outputs(const struct problem *p, const struct device *dv, cons
         const int lq = p->cq[b + 1] - p->cq[b], lk = p->ck[b + 1] - p->ck[b];
         for (int64_t i = 0; i < lq; i++) {
             const int64_t row = p->cq[b] + i;
-            const int none = visible(p, i, lq, lk) == 0;
+            int lo, hi;
+            const int none = visible(p, i, lq, lk, &lo, &hi) == 0;
             for (int h = 0; h < c->hq; h++) {
                 const int64_t at = GUARD + pos(p, &p->o, 0, b, i, h);
                 const double *ref = p->ref_o + (row * c->hq + h) * d;
@@ -748,7 +793,9 @@ END_TEST
 static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
                                              "1x1000 decode", "bhsd 129x65 gqa 4/2 no lse",
                                              "varlen mqa 3/1", "17x0 (no keys)",
-                                             "varlen non-finite neighbour"};
+                                             "varlen non-finite neighbour",
+                                             "window 77x203 left 20 right 10",
+                                             "softcap 5 window 64", "varlen window softcap"};
 
 START_TEST(every_instance)
 {

@@ -67,7 +67,8 @@ enum field {
     F_SIZE, F_DTYPE, F_BATCH, F_HEADS_Q, F_HEADS_KV, F_HEAD_DIM, F_SEQLEN_Q, F_SEQLEN_KV,
     F_CAUSAL, F_SCALE_NAN, F_SCALE_INF, F_SCALE_NEG, F_Q, F_K, F_V, F_O, F_LSE, F_Q_HEAD, F_Q_BATCH, F_K_SEQ,
     F_V_HEAD, F_O_BATCH, F_CU_Q_ONLY, F_NO_HOST, F_HOST_START, F_HOST_DECREASING,
-    F_VARLEN_SEQLEN_Q, F_VARLEN_CU_Q, F_LONG_KV
+    F_VARLEN_SEQLEN_Q, F_VARLEN_CU_Q, F_LONG_KV, F_WINDOW, F_WINDOW_LEFT, F_WINDOW_RIGHT,
+    F_SOFTCAP, F_SOFTCAP_NAN, F_SIZE_V1_LESS
 };
 
 struct bad_call {
@@ -146,6 +147,14 @@ static const struct bad_call bad_calls[] = {
                                      ALIGN_NEED},
     {F_LONG_KV, 0, UNSUPPORTED, "seqlen_kv = 2147483648: the kernels take sequences of at most "
                                 "2147483391"},
+    {F_WINDOW, 2, INVALID, "window is 2 (must be 0 or 1)"},
+    {F_WINDOW_LEFT, -2, INVALID, "window_left is -2 (-1 for unbounded, or >= 0)"},
+    {F_WINDOW_RIGHT, -7, INVALID, "window_right is -7 (-1 for unbounded, or >= 0)"},
+    {F_SOFTCAP, -1, INVALID, "softcap is -1 (0 for none, or positive and finite)"},
+    {F_SOFTCAP_NAN, 0, INVALID, "softcap is nan (0 for none, or positive and finite)"},
+    /* one byte short of the first layout */
+    {F_SIZE_V1_LESS, 0, INVALID, "params->size is %zu, expected sizeof(tileops_attention_params) "
+                                 "= %zu"},
 };
 
 /* Each bad call returns its status and message and chooses no kernel, dry run or not. */
@@ -185,6 +194,12 @@ START_TEST(validation)
     case F_HOST_DECREASING: make_varlen(&p), p.cu_seqlens_kv_host = cu_decreasing; break;
     case F_VARLEN_SEQLEN_Q: make_varlen(&p), p.seqlen_q = iv; break;
     case F_VARLEN_CU_Q: make_varlen(&p), p.cu_seqlens_q = PTR(pv); break;
+    case F_WINDOW: p.window = (int)iv; break;
+    case F_WINDOW_LEFT: p.window = 1, p.window_left = (int)iv, p.window_right = -1; break;
+    case F_WINDOW_RIGHT: p.window = 1, p.window_left = 5, p.window_right = (int)iv; break;
+    case F_SOFTCAP: p.softcap = (float)iv; break;
+    case F_SOFTCAP_NAN: p.softcap = NAN; break;
+    case F_SIZE_V1_LESS: p.size = TILEOPS_ATTENTION_PARAMS_SIZE_V1 - 1; break;
     case F_LONG_KV:
         p.seqlen_kv = (int64_t)1 << 31;
         p.k_batch = p.v_batch = p.seqlen_kv * p.k_seq;
@@ -196,12 +211,33 @@ START_TEST(validation)
     if (c->field == F_SIZE)
         snprintf(want, sizeof want, FN "params->size is 8, expected "
                  "sizeof(tileops_attention_params) = %zu", sizeof(tileops_attention_params));
+    if (c->field == F_SIZE_V1_LESS)
+        snprintf(want, sizeof want, FN "params->size is %zu, expected "
+                 "sizeof(tileops_attention_params) = %zu",
+                 (size_t)TILEOPS_ATTENTION_PARAMS_SIZE_V1 - 1, sizeof(tileops_attention_params));
     for (int dry = 0; dry < 2; dry++) {
         ck_assert_int_eq(tileops_set_dry_run(h, dry), TILEOPS_SUCCESS);
         ck_assert_int_eq(tileops_flash_attention(h, &p, NULL), c->want);
         ck_assert_str_eq(tileops_last_error(), want);
         ck_assert_str_eq(tileops_last_kernel(h), "");
     }
+    tileops_destroy(h);
+}
+END_TEST
+
+/* A caller of the first layout (size TILEOPS_ATTENTION_PARAMS_SIZE_V1) keeps its behaviour:
+ * whatever lies past its struct (here: a bad window and softcap) is not read. The GPU suite
+ * proves the results equal (test_attention, "size v1"). */
+START_TEST(size_v1_accepted)
+{
+    tileops_handle h = fake_handle(90);
+    tileops_attention_params p = good();
+    p.window = 7, p.window_left = -9, p.softcap = -1.0f;
+    ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
+    ck_assert_int_eq(tileops_flash_attention(h, &p, NULL), TILEOPS_ERROR_INVALID_VALUE);
+    p.size = TILEOPS_ATTENTION_PARAMS_SIZE_V1;
+    ck_assert_msg(tileops_flash_attention(h, &p, NULL) == TILEOPS_SUCCESS, "%s",
+                  tileops_last_error());
     tileops_destroy(h);
 }
 END_TEST
@@ -418,6 +454,7 @@ int main(void)
     TCase *tc = tcase_create("api");
     tcase_add_loop_test(tc, validation, 0, (int)(sizeof bad_calls / sizeof bad_calls[0]));
     tcase_add_test(tc, null_arguments);
+    tcase_add_test(tc, size_v1_accepted);
     tcase_add_test(tc, dispatch_per_tier);
     tcase_add_test(tc, dispatch_by_shape);
     tcase_add_test(tc, valid_calls);

@@ -502,7 +502,15 @@ static int nests(const int64_t size[3], const int64_t stride[3], int64_t head_di
 static void attention_oracle(struct verdict *v, tileops_handle h, const tileops_attention_params *p)
 {
     if (!h) BAD(v, "NULL handle");
-    if (p->size < sizeof *p) { BAD(v, "size"); return; }
+    if (p->size < TILEOPS_ATTENTION_PARAMS_SIZE_V1) { BAD(v, "size"); return; }
+    /* the fields a caller's size covers; the rest are not read */
+    const int window = p->size >= offsetof(tileops_attention_params, window_right) + sizeof(int)
+                       ? p->window : 0;
+    const float softcap = p->size >= offsetof(tileops_attention_params, softcap) + sizeof(float)
+                          ? p->softcap : 0.0f;
+    if (window != 0 && window != 1) BAD(v, "window");
+    if (window == 1 && (p->window_left < -1 || p->window_right < -1)) BAD(v, "window side");
+    if (!isfinite(softcap) || softcap < 0.0f) BAD(v, "softcap");
     if (p->dtype == TILEOPS_F32) UNSUP(v, "f32 attention");
     else if (!dtype_ok(p->dtype)) BAD(v, "dtype");
     if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1) {
@@ -633,9 +641,16 @@ static void fuzz_attention(tileops_handle h)
         p.lse = PTR(region(4, 16));
     p.causal = (int)below(2);
     p.scale = chance(2) ? 0.0f : 0.125f;
+    if (chance(4))
+        p.window = 1, p.window_left = (int)below(300) - 1, p.window_right = (int)below(300) - 1;
+    if (chance(4))
+        p.softcap = 30.0f;
     for (uint64_t m = below(4); m--;) {
         uintptr_t ps[6] = {UP(p.q), UP(p.k), UP(p.v), UP(p.o), UP(p.lse), UP(p.cu_seqlens_q)};
-        switch (below(20)) {
+        switch (below(23)) {
+        case 18: p.window = mut_int(p.window); break;
+        case 19: *(chance(2) ? &p.window_left : &p.window_right) = mut_int(-1); break;
+        case 20: p.softcap = chance(2) ? -1.0f : chance(2) ? NAN : INFINITY; break;
         case 0: p.size = (size_t)mut_i64((int64_t)p.size); break;
         case 1: p.dtype = (tileops_dtype)(chance(2) ? mut_int(p.dtype) : (int)below(3)); break;
         case 2: p.batch = mut_i64(p.batch); break;

@@ -34,8 +34,9 @@
 //     C inputs would not work); 4 bits a row, packed in one register. The per-row rescale
 //     exp2(m_old - m_new) goes through 16 floats of the warp in shared memory:
 //     o[di].x[i] *= corr[row(i)]. The final 1/rowsum likewise.
-//   - Causal (bottom-right: row i sees keys j <= i + seqlen_kv - seqlen_q): tiles wholly above
-//     the diagonal are never loaded; only tiles crossing it (or the sequence end) are masked.
+//   - Causal and the sliding window (bottom-right: row i sits at i + seqlen_kv - seqlen_q):
+//     tiles wholly outside are never loaded; only tiles crossing an edge (or the sequence end)
+//     are masked. Softcap, when on, caps the scaled scores as they are read from S.
 //     A row that sees no key keeps max -inf (exps computed against 0: all 0), rowsum 0: O = 0,
 //     LSE = -inf.
 //   - Epilogue: O scaled by 1/rowsum in the fragments, staged NJ fragments at a time through the
@@ -208,8 +209,14 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
-    const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
+    // Key tiles t0 .. t0 + n_tiles - 1 (causal and the window leave the others out); kg and vg
+    // start at tile t0, kv_left keys on from there.
+    const attn_win win = {p.window_left, p.window_right};
+    int t0, n_tiles;
+    attn_kv_tiles(m0, BLOCK_M, BLOCK_N, len_q, len_kv, win, &t0, &n_tiles);
+    const int nb = t0 * BLOCK_N, kv_left = len_kv - nb;
+    kg += (int64_t)nb * p.k_seq;
+    vg += (int64_t)nb * p.v_seq;
 
     elem_t *const sK = (elem_t *)(smem + K_OFF);
     elem_t *const sV = (elem_t *)(smem + V_OFF);
@@ -234,13 +241,13 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     }
     uint4 stg[KV_ITERS]; // the tile in flight: K(j+1) during S(j), V(j+1) during P·V(j)
     if (n_tiles > 0) {
-        fetch_tile(stg, kg, p.k_seq, len_kv, tid);
+        fetch_tile(stg, kg, p.k_seq, kv_left, tid);
         put_tile(sK, stg, tid);
-        fetch_tile(stg, vg, p.v_seq, len_kv, tid);
+        fetch_tile(stg, vg, p.v_seq, kv_left, tid);
         put_tile(sV, stg, tid);
     }
     if (n_tiles > 1)
-        fetch_tile(stg, kg + (int64_t)BLOCK_N * p.k_seq, p.k_seq, len_kv - BLOCK_N, tid);
+        fetch_tile(stg, kg + (int64_t)BLOCK_N * p.k_seq, p.k_seq, kv_left - BLOCK_N, tid);
     __syncthreads();
 
     a_frag qf[Q_IN_REGS ? DK : 1];
@@ -277,10 +284,14 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const bool active = LPR == 2 || half == 0;
     const int row = m0 + warp * 16 + r; // sequence row of this lane's softmax row
     float row_max = -INFINITY, row_sum = 0.0f;
-    const float scale_log2 = p.scale * TILEOPS_LOG2E;
+    // Softcap: the scores are capped (scale applied) before the softmax, which then scales by 1.
+    const bool capped = p.softcap > 0.0f;
+    const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
+    const float s_scale = capped ? 1.0f : p.scale;
+    const float scale_log2 = s_scale * TILEOPS_LOG2E;
 
     for (int j = 0; j < n_tiles; j++) {
-        const int n0 = j * BLOCK_N;
+        const int n0 = j * BLOCK_N; // from kg's first key; the sequence's key nb + n0
 
         // S = Q·Kᵀ into the warp's S tile.
         if (Q_IN_REGS) {
@@ -321,7 +332,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         if (j + 1 < n_tiles) {
             put_tile(sK, stg, tid);
             const int64_t n1 = (int64_t)n0 + BLOCK_N;
-            fetch_tile(stg, vg + n1 * p.v_seq, p.v_seq, len_kv - (int)n1, tid);
+            fetch_tile(stg, vg + n1 * p.v_seq, p.v_seq, kv_left - (int)n1, tid);
         }
 
         // Online softmax on the lane's part of row r: mask, max (reading S), then exps and P
@@ -331,17 +342,20 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         if (active) {
             const float *src = sS + r * S_LD + part * HN;
             // block-uniform
-            const bool masked = attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal);
-            const int col0 = n0 + part * HN;
+            const bool masked = attn_tile_masked(nb + n0, BLOCK_N, m0, BLOCK_M, len_q, len_kv, win);
+            const int col0 = nb + n0 + part * HN;
             float mx = row_max;
 #pragma unroll
             for (int c = 0; c < HN; c += 4) {
                 const float4 t4 = *(const float4 *)(src + c);
-                const float t[4] = {t4.x, t4.y, t4.z, t4.w};
+                float t[4] = {t4.x, t4.y, t4.z, t4.w};
 #pragma unroll
-                for (int e = 0; e < 4; e++)
-                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal))
+                for (int e = 0; e < 4; e++) {
+                    if (capped)
+                        t[e] = attn_softcap(t[e], p.softcap, scale_over_cap);
+                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, win))
                         mx = max_nan(mx, t[e]);
+                }
             }
             if (LPR == 2)
                 mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 16));
@@ -358,8 +372,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
+                    if (capped) // (the same value as in the max above)
+                        t[e] = attn_softcap(t[e], p.softcap, scale_over_cap);
                     const bool vis =
-                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, causal);
+                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, win);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }
@@ -400,7 +416,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             put_tile(sV, stg, tid);
             if (j + 2 < n_tiles) {
                 const int64_t n2 = (int64_t)n0 + 2 * BLOCK_N;
-                fetch_tile(stg, kg + n2 * p.k_seq, p.k_seq, len_kv - (int)n2, tid);
+                fetch_tile(stg, kg + n2 * p.k_seq, p.k_seq, kv_left - (int)n2, tid);
             }
         }
     }
@@ -412,7 +428,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     if (half == 0) {
         rowf[r] = l > 0.0f ? 1.0f / l : 0.0f;
         if (lse && row < len_q)
-            lse[row] = l > 0.0f ? row_max * p.scale + logf(l) : -INFINITY;
+            lse[row] = l > 0.0f ? row_max * s_scale + logf(l) : -INFINITY;
     }
     __syncwarp();
     scale_rows(o, rowf, rows);

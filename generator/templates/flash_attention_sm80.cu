@@ -27,8 +27,10 @@
 //     registers: the C fragment of S tiles 2kk, 2kk+1 packed to 16-bit pairs is exactly the A
 //     fragment of k16 step kk of P·V (checked by emulation in the draft's harness, see
 //     docs/ATTENTION.md); V stored [n][d] is a k-major B, read with ldmatrix.trans.
-//   - Causal (bottom-right: row i sees keys j <= i + seqlen_kv - seqlen_q): tiles wholly above
-//     the diagonal are never loaded; only tiles crossing it (or the sequence end) are masked.
+//   - Causal and the sliding window (bottom-right: row i sits at i + seqlen_kv - seqlen_q; see
+//     tileops_attention.cuh): tiles wholly outside are never loaded; only tiles crossing an
+//     edge (or the sequence end) are masked. Softcap, when on, is applied to the scaled scores
+//     before the mask (a block-uniform branch), and the softmax then scales by 1.
 //   - Epilogue: O / rowsum, staged through shared memory (Q's region) to 16-byte stores; the
 //     log-sum-exp (natural log, of the scaled scores) when asked. A row that sees no key has
 //     rowsum 0: it stores zeros and LSE -inf.
@@ -183,8 +185,14 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
     const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
     const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
-    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
-    const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
+    // Key tiles t0 .. t0 + n_tiles - 1 (causal and the window leave the others out); kg and vg
+    // start at tile t0, kv_left keys on from there.
+    const attn_win win = {p.window_left, p.window_right};
+    int t0, n_tiles;
+    attn_kv_tiles(m0, BLOCK_M, BLOCK_N, len_q, len_kv, win, &t0, &n_tiles);
+    const int nb = t0 * BLOCK_N, kv_left = len_kv - nb;
+    kg += (int64_t)nb * p.k_seq;
+    vg += (int64_t)nb * p.v_seq;
 
     const uint32_t s0 = smem_addr(smem);
     const uint32_t sq = s0 + Q_OFF;
@@ -193,15 +201,15 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     // One stage: Q and K(0) in one group.
     copy_tile<BLOCK_M>(sq, qg, p.q_seq, len_q - m0, tid);
     if (STAGES == 1 && n_tiles > 0)
-        copy_tile<BLOCK_N>(s0, kg, p.k_seq, len_kv, tid);
+        copy_tile<BLOCK_N>(s0, kg, p.k_seq, kv_left, tid);
     cp_async_commit();
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
         if (s < n_tiles) {
             const int64_t n0 = (int64_t)s * BLOCK_N;
-            copy_tile<BLOCK_N>(s0 + s * STAGE_BYTES, kg + n0 * p.k_seq, p.k_seq, len_kv - (int)n0, tid);
+            copy_tile<BLOCK_N>(s0 + s * STAGE_BYTES, kg + n0 * p.k_seq, p.k_seq, kv_left - (int)n0, tid);
             copy_tile<BLOCK_N>(s0 + s * STAGE_BYTES + KV_BYTES, vg + n0 * p.v_seq, p.v_seq,
-                               len_kv - (int)n0, tid);
+                               kv_left - (int)n0, tid);
         }
         cp_async_commit();
     }
@@ -246,7 +254,11 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             row_max[mi][hf] = -INFINITY;
             row_sum[mi][hf] = 0.0f;
         }
-    const float scale_log2 = p.scale * TILEOPS_LOG2E;
+    // Softcap: the scores are capped (scale applied) before the softmax, which then scales by 1.
+    const bool capped = p.softcap > 0.0f;
+    const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
+    const float s_scale = capped ? 1.0f : p.scale;
+    const float scale_log2 = s_scale * TILEOPS_LOG2E;
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
     for (int j = 0; j < n_tiles; j++) {
@@ -255,7 +267,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             cp_async_wait<0>();
             __syncthreads();
             copy_tile<BLOCK_N>(s0 + KV_BYTES, vg + (int64_t)j * BLOCK_N * p.v_seq, p.v_seq,
-                               len_kv - j * BLOCK_N, tid);
+                               kv_left - j * BLOCK_N, tid);
             cp_async_commit();
         } else {
             // Tile j landed: STAGES-1 + j + 1 groups after Q committed, at most STAGES-2
@@ -267,13 +279,13 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             if (jn < n_tiles) {
                 const uint32_t sw = s0 + (jn % STAGES) * STAGE_BYTES;
                 const int64_t n0 = (int64_t)jn * BLOCK_N;
-                copy_tile<BLOCK_N>(sw, kg + n0 * p.k_seq, p.k_seq, len_kv - (int)n0, tid);
-                copy_tile<BLOCK_N>(sw + KV_BYTES, vg + n0 * p.v_seq, p.v_seq, len_kv - (int)n0, tid);
+                copy_tile<BLOCK_N>(sw, kg + n0 * p.k_seq, p.k_seq, kv_left - (int)n0, tid);
+                copy_tile<BLOCK_N>(sw + KV_BYTES, vg + n0 * p.v_seq, p.v_seq, kv_left - (int)n0, tid);
             }
             cp_async_commit();
         }
         const uint32_t sk = s0 + (j % STAGES) * STAGE_BYTES, sv = sk + KV_BYTES;
-        const int n0 = j * BLOCK_N;
+        const int n0 = nb + j * BLOCK_N; // the tile's first key
 
         // S = Q·Kᵀ.
         float s[MI][NI][4];
@@ -303,8 +315,18 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             }
         }
 
-        // Mask (block-uniform branch: only tiles at the sequence end or crossing the diagonal).
-        if (attn_tile_masked(n0, BLOCK_N, m0, len_q, len_kv, causal)) {
+        if (capped) // before the mask: tanh(-inf) would be -1
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++)
+                        s[mi][ni][e] = attn_softcap(s[mi][ni][e], p.softcap, scale_over_cap);
+
+        // Mask (block-uniform branch: only tiles at the sequence end, crossing the diagonal or
+        // the window's edges).
+        if (attn_tile_masked(n0, BLOCK_N, m0, BLOCK_M, len_q, len_kv, win)) {
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
@@ -313,7 +335,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     for (int e = 0; e < 4; e++) {
                         const int i = row0 + mi * 16 + (e >> 1) * 8;
                         const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!attn_visible(i, jj, len_q, len_kv, causal))
+                        if (!attn_visible(i, jj, len_q, len_kv, win))
                             s[mi][ni][e] = -INFINITY;
                     }
         }
@@ -324,7 +346,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             __syncthreads();
             if (j + 1 < n_tiles)
                 copy_tile<BLOCK_N>(s0, kg + (int64_t)(j + 1) * BLOCK_N * p.k_seq, p.k_seq,
-                                   len_kv - (j + 1) * BLOCK_N, tid);
+                                   kv_left - (j + 1) * BLOCK_N, tid);
             cp_async_commit();
         }
 
@@ -409,7 +431,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                              : "memory");
             const int i = row0 + mi * 16 + hf * 8;
             if (lse && t == 0 && i < len_q)
-                lse[i] = l > 0.0f ? row_max[mi][hf] * p.scale + logf(l) : -INFINITY;
+                lse[i] = l > 0.0f ? row_max[mi][hf] * s_scale + logf(l) : -INFINITY;
         }
     __syncwarp(); // each warp reads back only its own rows
     elem_t *og = (elem_t *)p.o + o_base + (int64_t)h * p.o_head;

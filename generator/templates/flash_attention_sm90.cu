@@ -25,8 +25,9 @@
 //     while P(j)·V(j) is still in flight. The warpgroups interleave, so one's softmax runs
 //     under the other's GEMMs; with PINGPONG they take turns by named barriers (FA3's
 //     ping-pong), so that it always does.
-//   - Causal (bottom-right: row i sees keys j <= i + len_kv - len_q): tiles wholly above the
-//     diagonal are never loaded; tiles crossing it (or the sequence end) are masked.
+//   - Causal and the sliding window (bottom-right: row i sits at i + len_kv - len_q): tiles
+//     wholly outside are never loaded; tiles crossing an edge (or the sequence end) are masked.
+//     Softcap, when on, caps the scaled scores before the mask; the softmax then scales by 1.
 //   - Epilogue: O / rowsum staged in the consumer's own rows of Q's region (swizzled), then
 //     16-byte stores of the rows inside the sequence; the LSE when asked. A row that sees no key
 //     stores zeros and LSE -inf.
@@ -140,16 +141,24 @@ static __device__ __forceinline__ void issue_o(float (&o)[OACC], const uint32_t 
 // Scores the rows may not see to -inf: thread rows r0 and r0 + 8 (sequence rows), keys
 // n0 + 8j + 2(l%4) and +1 (the accumulator layout).
 static __device__ __forceinline__ void mask_tile(float (&s)[SACC], int r0, int n0, int t,
-                                                 int len_q, int len_kv, bool causal)
+                                                 int len_q, int len_kv, attn_win win)
 {
 #pragma unroll
     for (int j = 0; j < SACC / 4; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) {
             const int i = r0 + (e >> 1) * 8, jj = n0 + 8 * j + 2 * t + (e & 1);
-            if (!attn_visible(i, jj, len_q, len_kv, causal))
+            if (!attn_visible(i, jj, len_q, len_kv, win))
                 s[4 * j + e] = -INFINITY;
         }
+}
+
+// Softcap of a tile's raw scores: cap · tanh(s · scale / cap).
+static __device__ __forceinline__ void softcap_tile(float (&s)[SACC], float cap, float scale_over_cap)
+{
+#pragma unroll
+    for (int i = 0; i < SACC; i++)
+        s[i] = attn_softcap(s[i], cap, scale_over_cap);
 }
 
 // Online softmax of one tile for the thread's two rows: the new running max (of the raw
@@ -250,8 +259,10 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     const int m0 = m_blk * BLOCK_M;
     if (m0 >= len_q)
         return; // the whole CTA: a shorter sequence of a varlen batch (before any barrier)
-    const int n_end = attn_kv_end(m0, BLOCK_M, len_q, len_kv, causal);
-    const int n_tiles = n_end > 0 ? (n_end + BLOCK_N - 1) / BLOCK_N : 0;
+    // Key tiles t0 .. t0 + n_tiles - 1 (causal and the window leave the others out).
+    const attn_win win = {p.window_left, p.window_right};
+    int t0, n_tiles;
+    attn_kv_tiles(m0, BLOCK_M, BLOCK_N, len_q, len_kv, win, &t0, &n_tiles);
 
     if (tid == 0) {
         mbarrier_init(q_full, 1);
@@ -282,7 +293,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
             for (int j = 0; j < n_tiles; j++) {
                 const int s = j % STAGES;
                 const unsigned phase = (unsigned)(j / STAGES) & 1;
-                const int row = kv_row0 + j * BLOCK_N;
+                const int row = kv_row0 + (t0 + j) * BLOCK_N;
                 const uint32_t k_full = bars + 8 * (1 + s), v_full = bars + 8 * (1 + 2 * STAGES + s);
                 // the consumers released the slot's previous tile (first round: at once)
                 mbarrier_wait(bars + 8 * (1 + STAGES + s), phase ^ 1);
@@ -310,7 +321,11 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     const uint32_t sqc = sq + c * 64 * 128; // this consumer's rows of Q's block 0
     const int mc = m0 + 64 * c;             // its first row
     const int r0 = mc + 16 * warp + lane / 4; // sequence row of the thread's first accumulator row
-    const float scale_log2 = p.scale * TILEOPS_LOG2E;
+    // Softcap: the scores are capped (scale applied) before the softmax, which then scales by 1.
+    const bool capped = p.softcap > 0.0f;
+    const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
+    const float s_scale = capped ? 1.0f : p.scale;
+    const float scale_log2 = s_scale * TILEOPS_LOG2E;
 
     float o[OACC];
 #pragma unroll
@@ -337,8 +352,10 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         wgmma_fence_operands(s);
         if (leader)
             mbarrier_arrive(bars + 8 * (1 + STAGES)); // K(0) is free
-        if (attn_tile_masked(0, BLOCK_N, mc, len_q, len_kv, causal))
-            mask_tile(s, r0, 0, t, len_q, len_kv, causal);
+        if (capped) // before the mask: tanh(-inf) would be -1
+            softcap_tile(s, p.softcap, scale_over_cap);
+        if (attn_tile_masked(t0 * BLOCK_N, BLOCK_N, mc, 64, len_q, len_kv, win))
+            mask_tile(s, r0, t0 * BLOCK_N, t, len_q, len_kv, win);
         softmax_tile(s, row_max, row_sum, corr, scale_log2);
         pack_p(s, pa);
     }
@@ -361,9 +378,11 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         wgmma_fence_operands(s);
         if (leader)
             mbarrier_arrive(bars + 8 * (1 + STAGES + st)); // K(j) is free
-        const int n0 = j * BLOCK_N;
-        if (attn_tile_masked(n0, BLOCK_N, mc, len_q, len_kv, causal))
-            mask_tile(s, r0, n0, t, len_q, len_kv, causal);
+        const int n0 = (t0 + j) * BLOCK_N;
+        if (capped)
+            softcap_tile(s, p.softcap, scale_over_cap);
+        if (attn_tile_masked(n0, BLOCK_N, mc, 64, len_q, len_kv, win))
+            mask_tile(s, r0, n0, t, len_q, len_kv, win);
         softmax_tile(s, row_max, row_sum, corr, scale_log2);
         wgmma_wait<0>();
         wgmma_fence_operands(o);
@@ -378,7 +397,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         const int j = n_tiles - 1, sp = j % STAGES;
         const uint32_t sv = sv0 + sp * KV_BYTES;
         mbarrier_wait(bars + 8 * (1 + 2 * STAGES + sp), (unsigned)(j / STAGES) & 1);
-        const int left = len_kv - j * BLOCK_N;
+        const int left = len_kv - (t0 + j) * BLOCK_N;
         if (p.cu_seqlens_kv && left < BLOCK_N) {
             // V's rows past the sequence are the next sequence's: zero them (P is 0 there, but
             // 0 x inf would not be), then every consumer waits for every other's zeros
@@ -428,7 +447,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         }
         const int i = r0 + 8 * hf;
         if (lse && t == 0 && i < len_q)
-            lse[i] = l > 0.0f ? row_max[hf] * p.scale + logf(l) : -INFINITY;
+            lse[i] = l > 0.0f ? row_max[hf] * s_scale + logf(l) : -INFINITY;
     }
     named_barrier_sync(4 + c, 128);
     constexpr int CPR = D / 8; // 16-byte chunks of a row of O

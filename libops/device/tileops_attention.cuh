@@ -1,31 +1,61 @@
-// tileops_attention.cuh: the causal and ragged-edge tile plan the attention templates share
+// tileops_attention.cuh: the mask and ragged-edge tile plan the attention templates share
 // (flash_attention_sm90, _sm80, _sm70), host and device: which keys a block of query rows may
-// see, which key tiles need the mask, which (row, key) pairs are visible; which block computes
-// which rows; and fit()'s common test of a call. Causal is
-// bottom-right aligned: row i sees keys j <= i + len_kv - len_q. At file scope (included by
+// see (causal, sliding window), which key tiles need the mask, which (row, key) pairs are
+// visible, softcap; which block computes which rows; and fit()'s common test of a call. The
+// mask is bottom-right aligned: row i sits at position i + len_kv - len_q. At file scope (included by
 // tileops_device.cuh), never inside an instance namespace.
 #ifndef TILEOPS_ATTENTION_CUH
 #define TILEOPS_ATTENTION_CUH
 
-// Keys the rows [m0, m0 + block_m) ∩ [0, len_q) may see: [0, n_end); <= 0: none.
-static __host__ __device__ __forceinline__ int attn_kv_end(int m0, int block_m, int len_q,
-                                                           int len_kv, bool causal)
+// The window a query row sees, bottom-right aligned: row i sits at position i + len_kv - len_q
+// and sees keys j with pos - left <= j <= pos + right (-1: unbounded; causal is right = 0,
+// folded in by libops/attention.c).
+struct attn_win {
+    int left, right;
+};
+
+// Keys the rows [m0, m0 + block_m) ∩ [0, len_q) may see: [*lo, *hi); empty when *hi <= *lo.
+static __host__ __device__ __forceinline__ void attn_kv_range(int m0, int block_m, int len_q,
+                                                              int len_kv, attn_win w, int *lo,
+                                                              int *hi)
 {
-    if (!causal)
-        return len_kv;
-    const int last = (m0 + block_m < len_q ? m0 + block_m : len_q) - 1;
-    const int64_t e = (int64_t)last + (len_kv - len_q) + 1; // keys j <= last + offset
-    return e < len_kv ? (int)(e > 0 ? e : 0) : len_kv;
+    const int64_t off = (int64_t)len_kv - len_q;
+    const int64_t last = (int64_t)(m0 + block_m < len_q ? m0 + block_m : len_q) - 1;
+    int64_t e = w.right >= 0 ? last + off + w.right + 1 : len_kv;
+    int64_t a = w.left >= 0 ? (int64_t)m0 + off - w.left : 0;
+    e = e < 0 ? 0 : e > len_kv ? len_kv : e;
+    a = a < 0 ? 0 : a > len_kv ? len_kv : a;
+    *lo = (int)a, *hi = (int)e;
 }
 
-// Whether key tile [n0, n0 + block_n) needs the mask for rows from m0 on: it runs past the
-// keys, or (causal) its last key lies beyond what the block's first row sees.
-static __host__ __device__ __forceinline__ bool attn_tile_masked(int n0, int block_n, int m0,
-                                                                 int len_q, int len_kv,
-                                                                 bool causal)
+// The key tiles of BLOCK_N keys the rows [m0, m0 + block_m) visit: [*t0, *t0 + *count).
+static __host__ __device__ __forceinline__ void attn_kv_tiles(int m0, int block_m, int block_n,
+                                                              int len_q, int len_kv, attn_win w,
+                                                              int *t0, int *count)
 {
+    int lo, hi;
+    attn_kv_range(m0, block_m, len_q, len_kv, w, &lo, &hi);
+    *t0 = lo / block_n;
+    *count = hi > lo ? (hi + block_n - 1) / block_n - *t0 : 0;
+}
+
+// Whether key tile [n0, n0 + block_n) needs the mask for rows [m0, m0 + block_m): it runs past
+// the keys, or its last key lies beyond what the first row sees (window right / causal), or its
+// first key before what the last row sees (window left).
+static __host__ __device__ __forceinline__ bool attn_tile_masked(int n0, int block_n, int m0,
+                                                                 int block_m, int len_q,
+                                                                 int len_kv, attn_win w)
+{
+    const int64_t off = (int64_t)len_kv - len_q;
     return n0 + block_n > len_kv ||
-           (causal && (int64_t)n0 + (block_n - 1) > (int64_t)m0 + (len_kv - len_q));
+           (w.right >= 0 && (int64_t)n0 + (block_n - 1) > (int64_t)m0 + off + w.right) ||
+           (w.left >= 0 && (int64_t)n0 < (int64_t)m0 + (block_m - 1) + off - w.left);
+}
+
+// Softcap: the scaled score s · scale becomes cap · tanh(s · scale / cap) (cap > 0).
+static __device__ __forceinline__ float attn_softcap(float s, float cap, float scale_over_cap)
+{
+    return cap * tanhf(s * scale_over_cap);
 }
 
 // Block blk of a grid of m_tiles x p.heads_q x p.batch -> q tile m_blk, query head h, sequence b.
@@ -70,9 +100,11 @@ static inline bool attn_fits16(const tileops_attention_args *p, int d)
 
 // Whether key j is visible to query row i (both inside their sequences).
 static __host__ __device__ __forceinline__ bool attn_visible(int i, int j, int len_q, int len_kv,
-                                                             bool causal)
+                                                             attn_win w)
 {
-    return j < len_kv && (!causal || (int64_t)j <= (int64_t)i + (len_kv - len_q));
+    const int64_t pos = (int64_t)i + ((int64_t)len_kv - len_q);
+    return j < len_kv && (w.right < 0 || (int64_t)j <= pos + w.right) &&
+           (w.left < 0 || (int64_t)j >= pos - w.left);
 }
 
 #endif
