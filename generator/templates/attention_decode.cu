@@ -23,6 +23,8 @@
 //     (log2 domain, scale folded in) over all BLOCK_M rows; at the end the warps' (max, sum,
 //     O) are combined through shared memory.
 //   - The mask is per (row, key): every row has its own window [jlo, jhi).
+// The block plan, the output, the merge kernel and the host side are attention_decode_rows.cuh's
+// and attention_decode_host.cuh's (shared with attention_decode_sm70).
 
 constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
                 : HEAD_DIM == HEAD_DIM_128 ? 128 : 256;
@@ -52,6 +54,8 @@ static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the
 static_assert(KW % 16 == 0, "a warp's keys are whole k16 steps of P·V");
 static_assert(D % 32 == 0 && KV_BYTES % 1024 == 0 && Q_BYTES % 1024 == 0, "swizzle alignment");
 
+#include "attention_decode_rows.cuh"
+
 // ---- swizzled fragment addressing (as flash_attention_sm80) ---------------------------------
 struct lane_row {
     uint32_t off; // r * ROW_BYTES
@@ -80,29 +84,6 @@ constexpr int RS = NTHREADS / CPR_P;
 constexpr int KV_ROWS_T = BLOCK_N / RS; // K/V rows a thread copies per tile
 constexpr int Q_ROWS_T = (BLOCK_M + RS - 1) / RS;
 static_assert(NTHREADS % CPR_P == 0 && BLOCK_N % RS == 0, "tiles split evenly over the threads");
-
-// Where key rows live: the cache's row offsets (elements) for sequence b's keys.
-struct kv_rows {
-    const elem_t *k, *v;     // kv head hk of the cache (page 0, or sequence b's row 0)
-    const int *table;        // sequence b's block-table row, or NULL (contiguous)
-    int64_t k_page, v_page;  // paged: page strides
-    int64_t k_seq, v_seq;
-    int shift;               // log2(page size)
-};
-
-// Element offsets of key `key` in K and V, given its page (paged) or ignoring it.
-static __device__ __forceinline__ void row_offsets(const kv_rows &c, int key, int page,
-                                                   int64_t *ko, int64_t *vo)
-{
-    if (c.table) {
-        const int64_t in = key & ((1 << c.shift) - 1);
-        *ko = (int64_t)page * c.k_page + in * c.k_seq;
-        *vo = (int64_t)page * c.v_page + in * c.v_seq;
-    } else {
-        *ko = (int64_t)key * c.k_seq;
-        *vo = (int64_t)key * c.v_seq;
-    }
-}
 
 // The pages of the rows this thread copies of the tile starting at key n0 (keys at or past
 // len: not looked up).
@@ -140,13 +121,6 @@ static __device__ __forceinline__ void copy_kv(uint32_t s, const kv_rows &c, int
     }
 }
 
-// The log2-domain score of a raw q·k: scale folded in, softcap (when on) applied.
-static __device__ __forceinline__ float score2(float s, float scale_log2, float cap_log2,
-                                               float scale_over_cap)
-{
-    return cap_log2 > 0.0f ? cap_log2 * tanhf(s * scale_over_cap) : s * scale_log2;
-}
-
 // ---- the split kernel -----------------------------------------------------------------------
 
 static __global__ void __launch_bounds__(NTHREADS)
@@ -156,36 +130,9 @@ kernel(const __grid_constant__ tileops_attention_decode_args p, int m_tiles, int
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t4 = lane & 3;
 
-    // block -> (row tile, split, kv head, sequence), row tiles fastest (they share K and V in L2)
-    unsigned blk = blockIdx.x;
-    const int mt = (int)(blk % (unsigned)m_tiles);
-    blk /= (unsigned)m_tiles;
-    const int split = (int)(blk % (unsigned)ns);
-    blk /= (unsigned)ns;
-    const int hk = (int)(blk % (unsigned)p.heads_kv);
-    const int b = (int)(blk / (unsigned)p.heads_kv);
-
-    const int G = p.heads_q / p.heads_kv, sq = p.seqlen_q, R = G * sq;
-    int len = p.seqlens_kv[b];
-    len = len < 0 ? 0 : (int64_t)len > p.max_seqlen_kv ? (int)p.max_seqlen_kv : len;
-    const int m0 = mt * BLOCK_M;
-    const int m_last = (m0 + BLOCK_M < R ? m0 + BLOCK_M : R) - 1;
-
-    // Keys the tile's rows may see: query t sits at position len - sq + t.
-    const int wl = p.window_left, wr = p.window_right;
-    const int64_t pos_first = (int64_t)len - sq + m0 / G, pos_last = (int64_t)len - sq + m_last / G;
-    int64_t lo = wl >= 0 ? pos_first - wl : 0, hi = wr >= 0 ? pos_last + wr + 1 : len;
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > len ? len : hi;
-    int tile_lo = 0, tile_hi = 0; // this split's tiles
-    if (hi > lo) {
-        const int t0 = (int)(lo / BLOCK_N), t1 = (int)((hi + BLOCK_N - 1) / BLOCK_N);
-        const int per = (t1 - t0 + ns - 1) / ns;
-        tile_lo = t0 + split * per;
-        tile_hi = tile_lo + per < t1 ? tile_lo + per : t1;
-        if (tile_hi < tile_lo)
-            tile_hi = tile_lo;
-    }
+    const decode_block d = decode_block_of(p, blockIdx.x, m_tiles, ns);
+    const int G = d.G, R = d.R, len = d.len, m0 = d.m0, b = d.b, hk = d.hk;
+    const int tile_lo = d.tile_lo, tile_hi = d.tile_hi;
     const int n_tiles = tile_hi - tile_lo;
 
     const uint32_t s0 = smem_addr(smem), sq_s = s0 + Q_OFF;
@@ -211,12 +158,7 @@ kernel(const __grid_constant__ tileops_attention_decode_args p, int m_tiles, int
     }
     cp_async_commit();
 
-    kv_rows c;
-    c.table = p.block_table ? p.block_table + (int64_t)b * p.bt_stride : nullptr;
-    c.k = (const elem_t *)p.k + (int64_t)hk * p.k_head + (c.table ? 0 : (int64_t)b * p.k_batch);
-    c.v = (const elem_t *)p.v + (int64_t)hk * p.v_head + (c.table ? 0 : (int64_t)b * p.v_batch);
-    c.k_page = p.k_batch, c.v_page = p.v_batch, c.k_seq = p.k_seq, c.v_seq = p.v_seq;
-    c.shift = p.page_shift;
+    const kv_rows c = kv_rows_of(p, d);
 
     // Prologue: tiles 0 .. STAGES-2, one group each; then the pages of tile STAGES-1.
     int pg[KV_ROWS_T];
@@ -246,10 +188,7 @@ kernel(const __grid_constant__ tileops_attention_decode_args p, int m_tiles, int
                 jlo[mi][hf] = 0, jhi[mi][hf] = 0;
                 continue;
             }
-            const int64_t pos = (int64_t)len - sq + r / G;
-            const int64_t a = wl >= 0 ? pos - wl : 0, e = wr >= 0 ? pos + wr + 1 : len;
-            jlo[mi][hf] = a < 0 ? 0 : (int)a;
-            jhi[mi][hf] = e > len ? len : e < 0 ? 0 : (int)e;
+            decode_row_keys(p, d, r, &jlo[mi][hf], &jhi[mi][hf]);
         }
 
     const lane_row qr = make_lane_row(lane & 15);
@@ -414,196 +353,7 @@ kernel(const __grid_constant__ tileops_attention_decode_args p, int m_tiles, int
         }
     __syncthreads();
 
-    // Rows out: O / sum to o (one split) or to the workspace with the log-sum-exp.
-    const int64_t rows_all = p.batch * p.heads_q * sq;
-    float *ws_o = (float *)p.workspace, *ws_lse = ws_o + (int64_t)ns * rows_all * D;
-    constexpr int C4 = D / 4;
-    for (int id = tid; id < BLOCK_M * C4; id += NTHREADS) {
-        const int r = id / C4, c4 = id % C4, gr = m0 + r;
-        if (gr >= R)
-            continue;
-        float m = -INFINITY, l = 0.0f;
-#pragma unroll
-        for (int w = 0; w < WARPS; w++)
-            m = fmaxf(m, red[w * BLOCK_M + r]);
-#pragma unroll
-        for (int w = 0; w < WARPS; w++) {
-            const float mw = red[w * BLOCK_M + r];
-            if (mw != -INFINITY)
-                l += red[(WARPS + w) * BLOCK_M + r] * fast_exp2(mw - m);
-        }
-        float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll
-        for (int w = 0; w < WARPS; w++) {
-            const float4 x = *(const float4 *)(xch + (w * BLOCK_M + r) * OPITCH + c4 * 4);
-            acc.x += x.x, acc.y += x.y, acc.z += x.z, acc.w += x.w;
-        }
-        const float inv = l > 0.0f ? 1.0f / l : 0.0f;
-        acc.x *= inv, acc.y *= inv, acc.z *= inv, acc.w *= inv;
-        const float lse = l > 0.0f ? (m + log2f(l)) * 0.6931471805599453f : -INFINITY;
-        const int tq = gr / G, h = hk * G + gr % G;
-        const int64_t row = ((int64_t)b * p.heads_q + h) * sq + tq;
-        if (ns == 1) {
-            elem_t *dst = (elem_t *)p.o + (int64_t)b * p.o_batch + (int64_t)tq * p.o_seq +
-                          (int64_t)h * p.o_head + c4 * 4;
-            uint2 v;
-            v.x = pack2(acc.x, acc.y, (const elem_t *)0);
-            v.y = pack2(acc.z, acc.w, (const elem_t *)0);
-            *(uint2 *)dst = v;
-            if (p.lse && c4 == 0)
-                p.lse[row] = lse;
-        } else {
-            *(float4 *)(ws_o + ((int64_t)split * rows_all + row) * D + c4 * 4) = acc;
-            if (c4 == 0)
-                ws_lse[(int64_t)split * rows_all + row] = lse;
-        }
-    }
+    write_rows(p, d, ns, red, xch, tid);
 }
 
-// ---- the merge kernel: one warp per (sequence, head, query) row -----------------------------
-
-static __global__ void __launch_bounds__(128)
-merge(const __grid_constant__ tileops_attention_decode_args p, int ns)
-{
-    const int64_t rows_all = p.batch * p.heads_q * p.seqlen_q;
-    const int64_t row = (int64_t)blockIdx.x * 4 + (threadIdx.x >> 5);
-    const int lane = threadIdx.x & 31;
-    if (row >= rows_all)
-        return;
-    const float *ws_o = (const float *)p.workspace, *ws_lse = ws_o + (int64_t)ns * rows_all * D;
-    float m = -INFINITY;
-    for (int s = 0; s < ns; s++)
-        m = fmaxf(m, ws_lse[s * rows_all + row]);
-    constexpr int C4 = D / 4, PER = (C4 + 31) / 32;
-    float4 acc[PER];
-#pragma unroll
-    for (int i = 0; i < PER; i++)
-        acc[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    float l = 0.0f;
-    if (m != -INFINITY)
-        for (int s = 0; s < ns; s++) {
-            const float ls = ws_lse[s * rows_all + row];
-            if (ls == -INFINITY)
-                continue;
-            const float w = __expf(ls - m);
-            l += w;
-#pragma unroll
-            for (int i = 0; i < PER; i++) {
-                const int c4 = lane + 32 * i;
-                if (c4 < C4) {
-                    const float4 x = *(const float4 *)(ws_o + (s * rows_all + row) * D + c4 * 4);
-                    acc[i].x += w * x.x, acc[i].y += w * x.y, acc[i].z += w * x.z, acc[i].w += w * x.w;
-                }
-            }
-        }
-    const float inv = l > 0.0f ? 1.0f / l : 0.0f;
-    const int sq = p.seqlen_q;
-    const int tq = (int)(row % sq), h = (int)(row / sq % p.heads_q);
-    const int64_t b = row / sq / p.heads_q;
-    elem_t *dst = (elem_t *)p.o + b * p.o_batch + (int64_t)tq * p.o_seq + (int64_t)h * p.o_head;
-#pragma unroll
-    for (int i = 0; i < PER; i++) {
-        const int c4 = lane + 32 * i;
-        if (c4 < C4) {
-            uint2 v;
-            v.x = pack2(acc[i].x * inv, acc[i].y * inv, (const elem_t *)0);
-            v.y = pack2(acc[i].z * inv, acc[i].w * inv, (const elem_t *)0);
-            *(uint2 *)(dst + c4 * 4) = v;
-        }
-    }
-    if (p.lse && lane == 0)
-        p.lse[row] = l > 0.0f ? m + logf(l) : -INFINITY;
-}
-
-// ---- host side --------------------------------------------------------------------------------
-
-static inline int64_t m_tiles_of(const tileops_attention_decode_args *p)
-{
-    return ((int64_t)(p->heads_q / p->heads_kv) * p->seqlen_q + BLOCK_M - 1) / BLOCK_M;
-}
-
-// Workspace bytes per split: fp32 O and the log-sum-exp of every row.
-static inline size_t split_bytes(const tileops_attention_decode_args *p)
-{
-    return (size_t)(p->batch * p->heads_q * p->seqlen_q) * (D + 1) * 4;
-}
-
-// Splits: forced, or enough to fill the GPU's block slots in whole waves (FlashAttention-2's
-// rule: the fewest splits within 85% of the best wave efficiency), no more than the longest
-// sequence has tiles, and no more than `ws_bytes` of workspace holds.
-static int plan_splits(const tileops_attention_decode_args *p, size_t ws_bytes)
-{
-    if (p->num_splits > 0)
-        return p->num_splits;
-    const int64_t ctas = p->batch * p->heads_kv * m_tiles_of(p);
-    const int64_t tiles = (p->max_seqlen_kv + BLOCK_N - 1) / BLOCK_N;
-    const int per_sm = tileops__gemm_blocks_per_sm(SMEM_TOTAL, 227 * 1024, NTHREADS, 2048, 128);
-    const int64_t slots = (int64_t)p->sms * (per_sm > 0 ? per_sm : 1);
-    if (ctas * 5 >= slots * 4 || tiles < 2)
-        return 1;
-    int64_t max_ns = tiles < TILEOPS_KVCACHE_MAX_SPLITS ? tiles : TILEOPS_KVCACHE_MAX_SPLITS;
-    const size_t per = split_bytes(p);
-    if ((size_t)max_ns * per > ws_bytes)
-        max_ns = (int64_t)(ws_bytes / per);
-    if (max_ns < 2)
-        return 1;
-    double eff[TILEOPS_KVCACHE_MAX_SPLITS + 1], best = 0.0;
-    for (int64_t n = 1; n <= max_ns; n++) {
-        const double waves = (double)(ctas * n) / (double)slots;
-        eff[n] = waves / ceil(waves);
-        best = eff[n] > best ? eff[n] : best;
-    }
-    for (int64_t n = 1; n <= max_ns; n++) {
-        // a count that gives no split fewer tiles than one less does is no use
-        if (n > 1 && (tiles + n - 1) / n == (tiles + n - 2) / (n - 1))
-            continue;
-        if (eff[n] >= 0.85 * best)
-            return (int)n;
-    }
-    return 1;
-}
-
-static int launch(const void *args, cudaStream_t stream)
-{
-    const tileops_attention_decode_args *p = (const tileops_attention_decode_args *)args;
-    const int64_t m_tiles = m_tiles_of(p);
-    const int ns = plan_splits(p, p->workspace ? p->workspace_bytes : 0);
-    const int64_t blocks = p->batch * p->heads_kv * ns * m_tiles;
-    static unsigned long long smem_done;
-    const int err = smem_optin((const void *)kernel, SMEM_TOTAL, &smem_done);
-    if (err)
-        return err;
-    kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(*p, (int)m_tiles, ns);
-    if (ns > 1) {
-        const int64_t rows = p->batch * p->heads_q * p->seqlen_q;
-        merge<<<(unsigned)((rows + 3) / 4), 128, 0, stream>>>(*p, ns);
-    }
-    return (int)cudaGetLastError();
-}
-
-// -1 if this instance cannot serve the call; else the time of reading the cache (each row tile
-// reads it again, mostly from L2) with the workspace its split plan needs.
-static int64_t fit(const void *args, size_t *workspace_bytes)
-{
-    const tileops_attention_decode_args *p = (const tileops_attention_decode_args *)args;
-    if (workspace_bytes)
-        *workspace_bytes = 0;
-    if (p->head_dim != D || p->heads_q < 1 || p->heads_kv < 1 || p->heads_q % p->heads_kv ||
-        p->seqlen_q < 1 || p->batch < 1)
-        return -1;
-    const uintptr_t ptrs = (uintptr_t)p->q | (uintptr_t)p->k | (uintptr_t)p->v | (uintptr_t)p->o;
-    const int64_t strides = p->q_batch | p->q_seq | p->q_head | p->o_batch | p->o_seq | p->o_head |
-                            p->k_batch | p->k_seq | p->k_head | p->v_batch | p->v_seq | p->v_head;
-    if ((ptrs & 15) || (strides & 7))
-        return -1;
-    const int64_t m_tiles = m_tiles_of(p);
-    if (p->max_seqlen_kv > 0x7fffffff - BLOCK_N ||
-        p->batch * p->heads_kv * m_tiles * TILEOPS_KVCACHE_MAX_SPLITS > 0x7fffffff ||
-        (p->batch * p->heads_q * p->seqlen_q + 3) / 4 > 0x7fffffff)
-        return -1;
-    const int ns = plan_splits(p, (size_t)-1);
-    if (workspace_bytes && ns > 1)
-        *workspace_bytes = (size_t)ns * split_bytes(p);
-    const double kv = 4.0 * D * (double)p->max_seqlen_kv * (double)p->batch * p->heads_kv;
-    return (int64_t)(kv * (1.0 + 0.25 * (double)(m_tiles - 1)) / 3000.0) + BLOCK_M;
-}
+#include "attention_decode_host.cuh"
