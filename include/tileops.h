@@ -373,7 +373,7 @@ tileops_status tileops_attention_kvcache_workspace_size(tileops_handle handle,
  * num_splits forced above 1 with too small a workspace; a workspace given with 0 bytes or
  * misaligned or overlapping an operand; the current device not the handle's), NOT_SUPPORTED
  * (dtype f32; head_dim other than 64, 96, 128, 256; pointers or strides not aligned as
- * above; a tier without decode kernels), CUDA (the launch failed). */
+ * above; a tier without decode kernels of the dtype: bf16 on sm70), CUDA (the launch failed). */
 tileops_status tileops_attention_kvcache(tileops_handle handle, const tileops_kvcache_params *p,
                                          void *workspace, size_t workspace_bytes,
                                          cudaStream_t stream);

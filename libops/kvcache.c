@@ -26,15 +26,17 @@ static int head_dim_code(int d)
     }
 }
 
-/* NOT_SUPPORTED, saying so, when the handle's tier has no kernel of operator op. */
-static tileops_status check_tier(const char *fn, tileops_handle h, int op, const char *what)
+/* NOT_SUPPORTED, saying so, when the handle's tier has no kernel of operator op and dtype (the
+ * sm70 tier's decode kernels are f16 only). */
+static tileops_status check_tier(const char *fn, tileops_handle h, int op, tileops_dtype dtype,
+                                 const char *what)
 {
     const struct tileops_tier_table *t = h->tier;
     for (int i = 0; i < *t->count; i++)
-        if (t->kernels[i].op == op)
+        if (t->kernels[i].op == op && t->kernels[i].dtype == (int)dtype)
             return TILEOPS_SUCCESS;
-    return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the sm%d tier has no %s kernel", fn,
-                         t->tier, what);
+    return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: the sm%d tier has no %s %s kernel",
+                         fn, t->tier, tileops__dtype_name(dtype), what);
 }
 
 /* NOT_SUPPORTED unless every pointer is 16-byte aligned and every stride a multiple of 8
@@ -215,7 +217,7 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
     }
 
     /* ---- what the kernels serve ---------------------------------------------------------- */
-    if ((st = check_tier(fn, h, TILEOPS_OP_ATTENTION_DECODE, "decode attention")))
+    if ((st = check_tier(fn, h, TILEOPS_OP_ATTENTION_DECODE, p->dtype, "decode attention")))
         return st;
     if (p->max_seqlen_kv > MAX_SEQLEN)
         return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: max_seqlen_kv = %lld: the kernels "
@@ -339,7 +341,7 @@ tileops_status tileops_kv_cache_append(tileops_handle h, const tileops_kv_append
             return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s overlaps %s", fn,
                                  spans[i].name, over->name);
     }
-    if ((st = check_tier(fn, h, TILEOPS_OP_KV_CACHE_APPEND, "KV-cache append")))
+    if ((st = check_tier(fn, h, TILEOPS_OP_KV_CACHE_APPEND, p->dtype, "KV-cache append")))
         return st;
     if (p->head_dim % 8)
         return tileops__fail(TILEOPS_ERROR_NOT_SUPPORTED, "%s: head_dim %d is not a multiple of "

@@ -4,6 +4,14 @@
 #include "registry.h"
 #include "tileops.h"
 
+int tileops_attention_decode_sm70_f16_d64_m16_n128_w4_s1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm70_f16_d64_m16_n128_w4_s1_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm70_f16_d96_m16_n128_w4_s1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm70_f16_d96_m16_n128_w4_s1_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm70_f16_d128_m16_n128_w4_s1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm70_f16_d128_m16_n128_w4_s1_fit(const void *args, size_t *workspace);
+int tileops_attention_decode_sm70_f16_d256_m16_n64_w2_s1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_attention_decode_sm70_f16_d256_m16_n64_w2_s1_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1_launch(const void *args, struct CUstream_st *stream);
@@ -222,6 +230,14 @@ int tileops_vector_add_sm70_bf16_t256_v1_u4_launch(const void *args, struct CUst
 int64_t tileops_vector_add_sm70_bf16_t256_v1_u4_fit(const void *args, size_t *workspace);
 
 const struct tileops_kernel tileops_registry_sm70[] = {
+    {"tileops_attention_decode_sm70_f16_d64_m16_n128_w4_s1", TILEOPS_OP_ATTENTION_DECODE, 70, TILEOPS_F16, 0, 16, 18944, "head_dim=64 block_m=16 block_n=128 warps=4 stages=1",
+     tileops_attention_decode_sm70_f16_d64_m16_n128_w4_s1_launch, tileops_attention_decode_sm70_f16_d64_m16_n128_w4_s1_fit, 0},
+    {"tileops_attention_decode_sm70_f16_d96_m16_n128_w4_s1", TILEOPS_OP_ATTENTION_DECODE, 70, TILEOPS_F16, 1, 16, 27136, "head_dim=96 block_m=16 block_n=128 warps=4 stages=1",
+     tileops_attention_decode_sm70_f16_d96_m16_n128_w4_s1_launch, tileops_attention_decode_sm70_f16_d96_m16_n128_w4_s1_fit, 0},
+    {"tileops_attention_decode_sm70_f16_d128_m16_n128_w4_s1", TILEOPS_OP_ATTENTION_DECODE, 70, TILEOPS_F16, 2, 16, 35328, "head_dim=128 block_m=16 block_n=128 warps=4 stages=1",
+     tileops_attention_decode_sm70_f16_d128_m16_n128_w4_s1_launch, tileops_attention_decode_sm70_f16_d128_m16_n128_w4_s1_fit, 0},
+    {"tileops_attention_decode_sm70_f16_d256_m16_n64_w2_s1", TILEOPS_OP_ATTENTION_DECODE, 70, TILEOPS_F16, 3, 16, 34048, "head_dim=256 block_m=16 block_n=64 warps=2 stages=1",
+     tileops_attention_decode_sm70_f16_d256_m16_n64_w2_s1_launch, tileops_attention_decode_sm70_f16_d256_m16_n64_w2_s1_fit, 0},
     {"tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 0, 16, 53760, "head_dim=64 block_m=128 block_n=64 warps=8 stages=1 q_regs=1",
      tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_launch, tileops_flash_attention_sm70_f16_d64_m128_n64_w8_s1_q1_fit, 0},
     {"tileops_flash_attention_sm70_f16_d64_m64_n64_w4_s1_q1", TILEOPS_OP_FLASH_ATTENTION, 70, TILEOPS_F16, 0, 16, 36096, "head_dim=64 block_m=64 block_n=64 warps=4 stages=1 q_regs=1",
@@ -440,4 +456,4 @@ const struct tileops_kernel tileops_registry_sm70[] = {
      tileops_vector_add_sm70_bf16_t256_v1_u4_launch, tileops_vector_add_sm70_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm70_count = 108;
+const int tileops_registry_sm70_count = 112;
