@@ -26,6 +26,8 @@ struct bench_opts {
     unsigned epilogues[3];
     int ncausal;                              /* attention: causal off, on or both */
     int causal[2];
+    int window;                               /* attention: --window W: window_left W, or -1 */
+    double softcap;                           /* attention: --softcap C (0: none) */
     int reps;                                 /* timed repetitions per case */
     int offset;                               /* elements past alignment, every operand */
     int ndtypes;

@@ -84,6 +84,19 @@ static int is_bf16(const tileops_attention_params *p)
 
 static double flops(const tileops_attention_params *p)
 {
+    if (p->window) { /* the (query, key) pairs inside the window, counted row by row */
+        double pairs = 0;
+        for (int64_t i = 0; i < p->seqlen_q; i++) {
+            const int64_t pos = i + p->seqlen_kv - p->seqlen_q;
+            int64_t lo = p->window_left >= 0 ? pos - p->window_left : 0;
+            int64_t hi = p->causal ? pos + 1 : p->window_right >= 0 ? pos + p->window_right + 1
+                                                                    : p->seqlen_kv;
+            lo = lo < 0 ? 0 : lo;
+            hi = hi > p->seqlen_kv ? p->seqlen_kv : hi;
+            pairs += hi > lo ? (double)(hi - lo) : 0.0;
+        }
+        return 4.0 * (double)p->batch * (double)p->heads_q * pairs * (double)p->head_dim;
+    }
     return 4.0 * (double)p->batch * (double)p->heads_q * (double)p->seqlen_q *
            (double)p->seqlen_kv * (double)p->head_dim * (p->causal ? 0.5 : 1.0);
 }
@@ -377,9 +390,16 @@ int bench_attention(const struct bench_ctx *ctx)
             p->q_batch = p->k_batch = p->v_batch = p->o_batch = s * h * d;
             p->lse = lse;
             p->scale = 0.0f; /* 1/sqrt(head_dim), as the reference */
+            if (o->window >= 0)
+                p->window = 1, p->window_left = o->window, p->window_right = -1;
+            p->softcap = (float)o->softcap;
             c.o_ref = o_ref;
             char note[64] = "";
-            if (rc == 0)
+            /* the reference is plain attention: none for a window or softcap */
+            if (o->window >= 0 || o->softcap > 0)
+                snprintf(note, sizeof note, "no reference: window %d softcap %g", o->window,
+                         o->softcap);
+            else if (rc == 0)
                 reference_alloc(&c, note, sizeof note);
             for (int ci = 0; ci < o->ncausal && rc == 0; ci++) {
                 p->causal = o->causal[ci];

@@ -96,6 +96,9 @@ static void usage(FILE *f)
             "               all (default none)\n"
             "  --mode M     plain or log (softmax; default plain)\n"
             "  --causal C   attention: on, off or all (default all)\n"
+            "  --window W   attention: a sliding window, keys from W before each query (with\n"
+            "               causal: only those); TFLOP/s count the scores inside it; no reference\n"
+            "  --softcap C  attention: scores capped at C (softcap); no reference\n"
             "  --dtype D    f32, f16, bf16, or all of them (default f32; gemm, attention: bf16)\n"
             "  --tier T     auto, sm70, sm80, sm90, or all = sm70 sm80 sm90 (default auto);\n"
             "               a tier this GPU or build cannot run is skipped with a note\n"
@@ -183,7 +186,7 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
             strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset") &&
             strcmp(name, "--shape") && strcmp(name, "--mode") && strcmp(name, "--layout") &&
             strcmp(name, "--epilogue") && strcmp(name, "--causal") && strcmp(name, "--kernel") &&
-            strcmp(name, "--prune"))
+            strcmp(name, "--prune") && strcmp(name, "--window") && strcmp(name, "--softcap"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -259,6 +262,16 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
             if (strcmp(val, "plain") && strcmp(val, "log"))
                 return bad_usage("--mode: '%s' is not plain or log", val);
             o->log = strcmp(val, "log") == 0;
+        } else if (strcmp(name, "--window") == 0) {
+            if (parse_int(val, 0, INT32_MAX, &v) != 0)
+                return bad_usage("--window: '%s' is not an integer in 0..%d", val, INT32_MAX);
+            o->window = (int)v;
+        } else if (strcmp(name, "--softcap") == 0) {
+            char *end;
+            const double x = strtod(val, &end);
+            if (*end || !(x > 0.0) || x > 1e30)
+                return bad_usage("--softcap: '%s' is not a positive number", val);
+            o->softcap = x;
         } else if (strcmp(name, "--offset") == 0) {
             if (parse_int(val, 0, 7, &v) != 0)
                 return bad_usage("--offset: '%s' is not an integer in 0..7", val);
@@ -357,6 +370,7 @@ static int make_opts(const struct bench_op *op, int argc, char **argv, int first
     o->layouts[0] = TILEOPS_B_NK;
     o->nepilogues = 1;
     o->epilogues[0] = TILEOPS_EPILOGUE_NONE;
+    o->window = -1;
     o->ncausal = 2;
     o->causal[0] = 0, o->causal[1] = 1;
     int prc = parse_options(argc, argv, first, o);
