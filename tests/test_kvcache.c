@@ -5,10 +5,11 @@
  * reports split-KV partials for a long cache and none for one split.
  *
  * GPU, on every tier of the build (sm70 serves f16; bf16 there must answer NOT_SUPPORTED),
- * f16 and bf16, head dims 64, 96, 128, 256: fresh random q and caches of ragged lengths (0, 1, mid-page, full), an fp64 CPU reference of O and LSE with GQA, causal
- * (seqlen_q > 1), sliding windows and softcap; O and LSE poisoned (NaN) before each call. The
- * same problem runs on a contiguous cache and on paged caches (page sizes 1, 16, 256 with the
- * pages in shuffled order, unused rows NaN) with splits forced to 1, 3 and the maximum and
+ * f16 and bf16, head dims 64, 96, 128, 256: fresh random q and caches of ragged lengths (0, 1,
+ * mid-page, full), an fp64 CPU reference of O and LSE with GQA, causal (seqlen_q > 1), sliding
+ * windows and softcap; O and LSE poisoned (NaN) before each call. The same problem runs on a
+ * contiguous cache and on paged caches (page sizes 1, 8, 16, 64, 256 with the pages in
+ * shuffled order, unused rows NaN) with splits forced to 1, 3 and the maximum and
  * chosen by dispatch: every run must match the reference, and a paged run must equal the
  * contiguous one with the same splits bit for bit. The append kernel writes tokens into a
  * paged cache by slot (padding slots -1 skipped) and the cache is compared with the host's.
@@ -255,12 +256,12 @@ START_TEST(decode_every_tier)
             upload(dv, v, nkv * 2);
             upload(dlens, lens, 4 * c->batch);
             /* paged pools: pages of every sequence in shuffled order, unused rows NaN */
-            const int page_sizes[3] = {1, 16, 256};
+            const int page_sizes[5] = {1, 8, 16, 64, 256};
             uint16_t *out = malloc(nq * 2), *base = malloc(nq * 2);
             float *lse = malloc(rows * 4), *base_lse = malloc(rows * 4);
             const int splits[4] = {1, 3, TILEOPS_KVCACHE_MAX_SPLITS, 0};
-            for (int layout = 0; layout < 4; layout++) {
-                if (test_small_only() && layout != 0 && layout != 2)
+            for (int layout = 0; layout < 6; layout++) {
+                if (test_small_only() && layout != 0 && layout != 3)
                     continue;
                 const int ps = layout ? page_sizes[layout - 1] : 0;
                 const int64_t pps = ps ? (c->maxlen + ps - 1) / ps : 0;
