@@ -118,16 +118,8 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
     if (!isfinite(p->scale))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: scale is %g (must be finite; 0 "
                              "for 1/sqrt(head_dim))", fn, (double)p->scale);
-    if (window != 0 && window != 1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: window is %d (must be 0 or 1)", fn,
-                             window);
-    if (window_left < -1 || window_right < -1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %d (-1 for unbounded, or "
-                             ">= 0)", fn, window_left < -1 ? "window_left" : "window_right",
-                             window_left < -1 ? window_left : window_right);
-    if (!isfinite(softcap) || softcap < 0.0f)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: softcap is %g (0 for none, or "
-                             "positive and finite)", fn, (double)softcap);
+    if ((st = tileops__check_window_softcap(fn, window, window_left, window_right, softcap)))
+        return st;
     /* The kernels take the running max of the raw scores, which is the max of the scaled ones
      * only for a positive scale. */
     if (p->scale < 0.0f)

@@ -1,6 +1,8 @@
 /* check.c: argument checks the operators share. */
 #include "internal.h"
 
+#include <math.h>
+
 int tileops__dtype_valid(tileops_dtype dtype)
 {
     return dtype == TILEOPS_F32 || dtype == TILEOPS_F16 || dtype == TILEOPS_BF16;
@@ -21,6 +23,22 @@ tileops_status tileops__check_params16(const char *fn, tileops_handle h, int has
         return tileops__fail(tileops__dtype_valid(dtype) ? TILEOPS_ERROR_NOT_SUPPORTED
                                                          : TILEOPS_ERROR_INVALID_VALUE,
                              "%s: dtype %d: %s takes f16 or bf16", fn, (int)dtype, what);
+    return TILEOPS_SUCCESS;
+}
+
+tileops_status tileops__check_window_softcap(const char *fn, int window, int window_left,
+                                             int window_right, float softcap)
+{
+    if (window != 0 && window != 1)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: window is %d (must be 0 or 1)", fn,
+                             window);
+    if (window && (window_left < -1 || window_right < -1))
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %d (-1 for unbounded, or "
+                             ">= 0)", fn, window_left < -1 ? "window_left" : "window_right",
+                             window_left < -1 ? window_left : window_right);
+    if (!isfinite(softcap) || softcap < 0.0f)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: softcap is %g (0 for none, or "
+                             "positive and finite)", fn, (double)softcap);
     return TILEOPS_SUCCESS;
 }
 

@@ -95,6 +95,11 @@ tileops_status tileops__check_params16(const char *fn, tileops_handle h, int has
                                        size_t size, size_t expected, const char *type,
                                        tileops_dtype dtype, const char *what);
 
+/* check.c: the attention mask options both attention entry points take: window 0 or 1, with
+ * window 1 each side -1 (unbounded) or >= 0; softcap 0 (none) or positive and finite. */
+tileops_status tileops__check_window_softcap(const char *fn, int window, int window_left,
+                                             int window_right, float softcap);
+
 /* check.c: the bytes a rows x cols view with row stride ld spans, ((rows - 1) * ld + cols) *
  * elem; 0 if an argument is out of range or the product overflows int64. */
 uint64_t tileops__matrix_bytes(int64_t rows, int64_t cols, int64_t ld, int64_t elem);

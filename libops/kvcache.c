@@ -111,19 +111,12 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
     if (p->causal != 0 && p->causal != 1)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: causal is %d (must be 0 or 1)", fn,
                              p->causal);
-    if (p->window != 0 && p->window != 1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: window is %d (must be 0 or 1)", fn,
-                             p->window);
-    if (p->window && (p->window_left < -1 || p->window_right < -1))
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %d (-1 for unbounded, or "
-                             ">= 0)", fn, p->window_left < -1 ? "window_left" : "window_right",
-                             p->window_left < -1 ? p->window_left : p->window_right);
     if (!isfinite(p->scale))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: scale is %g (must be finite; 0 "
                              "for 1/sqrt(head_dim))", fn, (double)p->scale);
-    if (!isfinite(p->softcap) || p->softcap < 0.0f)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: softcap is %g (0 for none, or "
-                             "positive and finite)", fn, (double)p->softcap);
+    if ((st = tileops__check_window_softcap(fn, p->window, p->window_left, p->window_right,
+                                            p->softcap)))
+        return st;
     if (p->num_splits < 0 || p->num_splits > TILEOPS_KVCACHE_MAX_SPLITS)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: num_splits is %d (0 to let "
                              "dispatch choose, or 1 to %d)", fn, p->num_splits,
