@@ -36,7 +36,7 @@
 //     o[di].x[i] *= corr[row(i)]. The final 1/rowsum likewise.
 //   - Causal and the sliding window (bottom-right: row i sits at i + seqlen_kv - seqlen_q):
 //     tiles wholly outside are never loaded; only tiles crossing an edge (or the sequence end)
-//     are masked. Softcap, when on, caps the scaled scores as they are read from S.
+//     are masked. Softcap, when on, caps the scaled scores in S as the row max reads them.
 //     A row that sees no key keeps max -inf (exps computed against 0: all 0), rowsum 0: O = 0,
 //     LSE = -inf.
 //   - Epilogue: O scaled by 1/rowsum in the fragments, staged NJ fragments at a time through the
@@ -340,7 +340,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
         // part of S, each 16 bytes after the 32 they come from were read. (LPR = 1: lanes
         // 16-31 wait; LPR = 2: all lanes take part, the shuffle included.)
         if (active) {
-            const float *src = sS + r * S_LD + part * HN;
+            float *src = sS + r * S_LD + part * HN;
             // block-uniform
             const bool masked = attn_tile_masked(nb + n0, BLOCK_N, m0, BLOCK_M, len_q, len_kv, win);
             const int col0 = nb + n0 + part * HN;
@@ -356,6 +356,8 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                     if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, win))
                         mx = max_nan(mx, t[e]);
                 }
+                if (capped) // the exps below read the capped scores back
+                    *(float4 *)(src + c) = make_float4(t[0], t[1], t[2], t[3]);
             }
             if (LPR == 2)
                 mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 16));
@@ -372,8 +374,6 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    if (capped) // (the same value as in the max above)
-                        t[e] = attn_softcap(t[e], p.softcap, scale_over_cap);
                     const bool vis =
                         !masked || attn_visible(row, col0 + c + e, len_q, len_kv, win);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
