@@ -28,6 +28,7 @@ struct bench_opts {
     int causal[2];
     int window;                               /* attention: --window W: window_left W, or -1 */
     double softcap;                           /* attention: --softcap C (0: none) */
+    int splits;                               /* decode: --splits N (0: dispatch chooses) */
     int reps;                                 /* timed repetitions per case */
     int offset;                               /* elements past alignment, every operand */
     int ndtypes;

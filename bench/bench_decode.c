@@ -5,7 +5,8 @@
  * reports the cache bytes read per second and the rate of a device copy that moves as many
  * bytes (reads and writes half each), timed in the same run under the same L2 flushing, and
  * their ratio. The grid: batch {1, 16, 64} x cache {2k, 4k, 32k, 128k} x heads {32/8, 32/32} x
- * head_dim {128, 64}, contiguous and paged (pages of 16 and 256 tokens); cases whose cache
+ * head_dim {128, 64}, contiguous and paged (pages of 16 and 256 tokens), or one batch and
+ * cache length (--shape BxC) over the other axes; --splits forces the split count; cases whose cache
  * passes 16 GiB are left out. One handle and one set of buffers, sized for the largest row,
  * serve every row. Every sequence is full; q and the cache hold small constants
  * (the time does not depend on values: the tests check them), and O is checked finite. */
@@ -80,6 +81,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, const stru
     p.o = d0->out, p.o_head = d, p.o_seq = p.q_seq, p.o_batch = p.q_batch;
     p.k = d0->k, p.v = d0->v, p.k_head = p.v_head = d, p.k_seq = p.v_seq = (int64_t)hkv * d;
     p.seqlens_kv = d0->lens, p.max_seqlen_kv = cache;
+    p.num_splits = o->splits;
     if (page) {
         /* each sequence's pages in reverse order, so that a sequence is not one span */
         htab = malloc(sizeof(int) * (size_t)(pps * batch));
@@ -153,10 +155,18 @@ out:
 
 int bench_decode(const struct bench_ctx *ctx)
 {
-    static const int batches[] = {1, 16, 64}, caches[] = {2048, 4096, 32768, 131072};
-    static const int heads_kv[] = {8, 32}, dims[] = {128, 64}, pages[] = {0, 16, 256};
-    enum { NB = 3, NC = 4, NP = 3 };
     const struct bench_opts *o = ctx->opts;
+    static const int grid_batches[] = {1, 16, 64}, grid_caches[] = {2048, 4096, 32768, 131072};
+    static const int heads_kv[] = {8, 32}, dims[] = {128, 64}, pages[] = {0, 16, 256};
+    const int one = o->shape_dims == 2;
+    if (one && (o->shape[0] > INT32_MAX || o->shape[1] > INT32_MAX)) {
+        bench_error("decode: --shape %" PRId64 "x%" PRId64 " is too large", o->shape[0],
+                    o->shape[1]);
+        return -1;
+    }
+    const int shape_b[] = {(int)o->shape[0]}, shape_c[] = {(int)o->shape[1]};
+    const int *batches = one ? shape_b : grid_batches, *caches = one ? shape_c : grid_caches;
+    const int NB = one ? 1 : 3, NC = one ? 1 : 4, NP = 3;
     /* the largest row's K (or V) elements and q elements */
     int64_t max_kv = 0, max_q = 0;
     for (int d = 0; d < 2; d++)
@@ -169,6 +179,10 @@ int bench_decode(const struct bench_ctx *ctx)
                     if ((int64_t)batches[b] * 32 * dims[d] > max_q)
                         max_q = (int64_t)batches[b] * 32 * dims[d];
                 }
+    if (max_kv == 0) {
+        bench_error("decode: every case's cache passes %d GiB", (int)(MAX_CACHE_BYTES >> 30));
+        return -1;
+    }
     struct decode_bufs d0;
     memset(&d0, 0, sizeof d0);
     struct report rep;

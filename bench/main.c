@@ -51,7 +51,8 @@ static const struct bench_op ops[] = {
     {"decode", "decode attention over a KV cache (tileops_attention_kvcache), one query a\n"
      "               sequence: cache bytes read per second against a device copy of as many\n"
      "               bytes; batch 1/16/64 x cache 2k/4k/32k/128k x heads 32/8, 32/32 x d 128/64,\n"
-     "               contiguous and paged (16, 256)", bench_decode, 0, TILEOPS_BF16},
+     "               contiguous and paged (16, 256); --shape BxC: batch B, cache C only",
+     bench_decode, 0, TILEOPS_BF16},
     {"ceiling", "what this GPU allows, with its name: device copy and pure read of --n bytes\n"
      "               (GB/s), mma.sync m16n8k16 and (compute capability 9.0) wgmma m64n256k16,\n"
      "               f16 and bf16 with fp32 accumulate (TFLOP/s), and an empty kernel's time",
@@ -69,7 +70,7 @@ static void usage(FILE *f)
 {
     fputs("usage: tileops-bench OP [--n N] [--shape ROWSxCOLS|MxNxK|BxSxHxD] [--mode plain|log]\n"
           "                        [--layout kn|nk|all] [--epilogue none|bias_relu|bias_gelu|all]\n"
-          "                        [--causal on|off|all]\n"
+          "                        [--causal on|off|all] [--window W] [--softcap C] [--splits N]\n"
           "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
           "                        [--offset E] [--reps R] [--csv FILE] [--kernel NAME[,NAME]...]\n"
           "                        [--untuned] [--list-kernels | --measure [--prune F]]\n"
@@ -99,6 +100,8 @@ static void usage(FILE *f)
             "  --window W   attention: a sliding window, keys from W before each query (with\n"
             "               causal: only those); TFLOP/s count the scores inside it; no reference\n"
             "  --softcap C  attention: scores capped at C (softcap); no reference\n"
+            "  --splits N   decode: split each sequence's cache N ways, 1..%d (default: dispatch\n"
+            "               chooses)\n"
             "  --dtype D    f32, f16, bf16, or all of them (default f32; gemm, attention: bf16)\n"
             "  --tier T     auto, sm70, sm80, sm90, or all = sm70 sm80 sm90 (default auto);\n"
             "               a tier this GPU or build cannot run is skipped with a note\n"
@@ -123,7 +126,7 @@ static void usage(FILE *f)
             "  -h, --help   show this help\n"
             "\n"
             "exit status: 0 success, 1 a CUDA or tileops failure (or no device), 2 bad usage\n",
-            MIN_REPS, MAX_REPS, DEFAULT_REPS, BENCH_PRUNE_REPS);
+            TILEOPS_KVCACHE_MAX_SPLITS, MIN_REPS, MAX_REPS, DEFAULT_REPS, BENCH_PRUNE_REPS);
 }
 
 /* Reports a command-line error, with the usage text, on stderr; returns exit status 2. */
@@ -186,7 +189,8 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
             strcmp(name, "--reps") && strcmp(name, "--csv") && strcmp(name, "--offset") &&
             strcmp(name, "--shape") && strcmp(name, "--mode") && strcmp(name, "--layout") &&
             strcmp(name, "--epilogue") && strcmp(name, "--causal") && strcmp(name, "--kernel") &&
-            strcmp(name, "--prune") && strcmp(name, "--window") && strcmp(name, "--softcap"))
+            strcmp(name, "--prune") && strcmp(name, "--window") && strcmp(name, "--softcap") &&
+            strcmp(name, "--splits"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -272,6 +276,11 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
             if (*end || !(x > 0.0) || x > 1e30)
                 return bad_usage("--softcap: '%s' is not a positive number", val);
             o->softcap = x;
+        } else if (strcmp(name, "--splits") == 0) {
+            if (parse_int(val, 1, TILEOPS_KVCACHE_MAX_SPLITS, &v) != 0)
+                return bad_usage("--splits: '%s' is not an integer in 1..%d", val,
+                                 TILEOPS_KVCACHE_MAX_SPLITS);
+            o->splits = (int)v;
         } else if (strcmp(name, "--offset") == 0) {
             if (parse_int(val, 0, 7, &v) != 0)
                 return bad_usage("--offset: '%s' is not an integer in 0..7", val);
@@ -376,7 +385,12 @@ static int make_opts(const struct bench_op *op, int argc, char **argv, int first
     int prc = parse_options(argc, argv, first, o);
     if (prc != 0)
         return prc;
-    if (o->shape_dims && (o->shape_dims == 4) != (op->run == bench_attention))
+    if (o->shape_dims && op->run == bench_decode && o->shape_dims != 2)
+        return bad_usage("--shape: decode takes BxC (batch x cache length)");
+    if (o->splits && op->run != bench_decode)
+        return bad_usage("--splits is for decode");
+    if (o->shape_dims && op->run != bench_decode &&
+        (o->shape_dims == 4) != (op->run == bench_attention))
         return bad_usage(op->run == bench_attention
                              ? "--shape: %s takes BxSxHxD (batch x seqlen x heads x head_dim)"
                              : "--shape: BxSxHxD is for attention; %s takes ROWSxCOLS or MxNxK",

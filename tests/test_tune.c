@@ -193,8 +193,8 @@ START_TEST(tune_with_stand_in)
 }
 END_TEST
 
-/* The options the tuner added to tileops-bench, and tileops-tune's own, refuse bad input
- * with exit status 2 and a message before touching a GPU. */
+/* The options of tileops-bench the tuner and decode added, and tileops-tune's own, refuse bad
+ * input with exit status 2 and a message before touching a GPU. */
 START_TEST(command_lines_refused)
 {
     static const struct {
@@ -208,6 +208,10 @@ START_TEST(command_lines_refused)
         {1, "gemm --kernel a,,b", "--kernel: an empty kernel name"},
         {1, "cases", "cases needs a file of cases"},
         {1, "cases FILE --prune x", "--prune: 'x' is not a factor above 1"},
+        {1, "decode --splits 0", "--splits: '0' is not an integer in 1..128"},
+        {1, "decode --splits 129", "--splits: '129' is not an integer in 1..128"},
+        {1, "gemm --splits 4", "--splits is for decode"},
+        {1, "decode --shape 1x2x3", "--shape: decode takes BxC (batch x cache length)"},
         {0, "", "--bench and --release-bench are needed"},
         {0, "--bench b --release-bench r --reps 10", "--reps is 50 to 10000"},
         {0, "--bench b --release-bench r conv", "bad argument 'conv'"},
