@@ -6,8 +6,8 @@
  * bytes (reads and writes half each), timed in the same run under the same L2 flushing, and
  * their ratio. The grid: batch {1, 16, 64} x cache {2k, 4k, 32k, 128k} x heads {32/8, 32/32} x
  * head_dim {128, 64}, contiguous and paged (pages of 16 and 256 tokens), or one batch and
- * cache length (--shape BxC) over the other axes; --splits forces the split count; cases whose cache
- * passes 16 GiB are left out. One handle and one set of buffers, sized for the largest row,
+ * cache length (--shape BxC) over the other axes; --splits forces the split count; cases whose
+ * cache passes 16 GiB are left out. One handle and one set of buffers, sized for the largest row,
  * serve every row. Every sequence is full; q and the cache hold small constants
  * (the time does not depend on values: the tests check them), and O is checked finite. */
 #include "bench.h"
