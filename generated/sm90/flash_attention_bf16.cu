@@ -4,13 +4,14 @@
 // operator: flash_attention: O = softmax(scale * Q·Kᵀ + mask) · V, forward (FlashAttention-2), fp32 softmax
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=bf16, head_dim in {64, 96, 128, 256}
-// instances (6), in dispatch preference order:
+// instances (7), in dispatch preference order:
 //   tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s2_q0: head_dim=64 block_m=128 block_n=128 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 81920 bytes of dynamic smem
 //   tileops_flash_attention_sm90_bf16_d96_m128_n64_w4_s1_q0: head_dim=96 block_m=128 block_n=64 warps=4 stages=1 q_regs=0; pointers aligned to 16 bytes; 49152 bytes of dynamic smem
 //   tileops_flash_attention_sm90_bf16_d128_m128_n64_w4_s2_q0: head_dim=128 block_m=128 block_n=64 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_flash_attention_sm90_bf16_d256_m128_n64_w8_s1_q0: head_dim=256 block_m=128 block_n=64 warps=8 stages=1 q_regs=0; pointers aligned to 16 bytes; 131072 bytes of dynamic smem
 //   tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0: head_dim=256 block_m=64 block_n=32 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0: head_dim=64 block_m=128 block_n=128 warps=4 stages=3 q_regs=0; pointers aligned to 16 bytes; 114688 bytes of dynamic smem
+//   tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0: head_dim=64 block_m=128 block_n=64 warps=4 stages=2 q_regs=0; pointers aligned to 16 bytes; 49152 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -148,4 +149,26 @@ extern "C" int tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0_launch(c
 extern "C" int64_t tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0_fit(const void *args, size_t *workspace)
 {
     return tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0::fit(args, workspace);
+}
+
+namespace tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0 {
+// configuration: dtype=bf16 head_dim=64 block_m=128 block_n=64 warps=4 stages=2 q_regs=0
+typedef __nv_bfloat16 elem_t;
+enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
+constexpr int HEAD_DIM = HEAD_DIM_64;
+constexpr int BLOCK_M = 128;
+constexpr int BLOCK_N = 64;
+constexpr int WARPS = 4;
+constexpr int STAGES = 2;
+constexpr int Q_REGS = 0;
+constexpr int SMEM_BYTES = 49152;
+#include "flash_attention_sm80.cu"
+}  // namespace tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0
+extern "C" int tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0::launch(args, stream);
+}
+extern "C" int64_t tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace)
+{
+    return tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0::fit(args, workspace);
 }

@@ -5,7 +5,7 @@
 // serves:   gemm (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f16, layout in {kn, nk}
-// instances (12), in dispatch preference order:
+// instances (15), in dispatch preference order:
 //   tileops_gemm_small_m_sm90_f16_kn_m16_n64_k128_w4_kw1_s6_a1: layout=kn bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 122880 bytes of dynamic smem
 //   tileops_gemm_small_m_sm90_f16_kn_m16_n128_k128_w4_kw1_s4_a1: layout=kn bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=4 aligned=1; pointers aligned to 16 bytes; 147456 bytes of dynamic smem
 //   tileops_gemm_small_m_sm90_f16_kn_m16_n128_k64_w4_kw1_s6_a1: layout=kn bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 110592 bytes of dynamic smem
@@ -18,6 +18,9 @@
 //   tileops_gemm_small_m_sm90_f16_nk_m16_n128_k64_w4_kw1_s6_a1: layout=nk bm=16 bn=128 bk=64 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 110592 bytes of dynamic smem
 //   tileops_gemm_small_m_sm90_f16_nk_m64_n128_k64_w4_kw1_s4_a1: layout=nk bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=1; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
 //   tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0: layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0; pointers aligned to 2 bytes; 81920 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1: layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=3 aligned=1; pointers aligned to 16 bytes; 73728 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1: layout=nk bm=16 bn=64 bk=64 warps=4 kwarps=1 stages=6 aligned=1; pointers aligned to 16 bytes; 61440 bytes of dynamic smem
+//   tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1: layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=3 aligned=1; pointers aligned to 16 bytes; 110592 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -311,4 +314,76 @@ extern "C" int tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_launch
 extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace)
 {
     return tileops_gemm_small_m_sm90_f16_nk_m32_n128_k64_w4_kw1_s4_a0::fit(args, workspace);
+}
+
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1 {
+// configuration: dtype=f16 layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=3 aligned=1
+typedef __half elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 16;
+constexpr int BN = 32;
+constexpr int BK = 256;
+constexpr int WARPS = 2;
+constexpr int KWARPS = 4;
+constexpr int STAGES = 3;
+constexpr int ALIGNED = 1;
+constexpr int SMEM_BYTES = 73728;
+#include "gemm_small_m.cu"
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1::fit(args, workspace);
+}
+
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1 {
+// configuration: dtype=f16 layout=nk bm=16 bn=64 bk=64 warps=4 kwarps=1 stages=6 aligned=1
+typedef __half elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 16;
+constexpr int BN = 64;
+constexpr int BK = 64;
+constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
+constexpr int STAGES = 6;
+constexpr int ALIGNED = 1;
+constexpr int SMEM_BYTES = 61440;
+#include "gemm_small_m.cu"
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1::fit(args, workspace);
+}
+
+namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1 {
+// configuration: dtype=f16 layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=3 aligned=1
+typedef __half elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 16;
+constexpr int BN = 128;
+constexpr int BK = 128;
+constexpr int WARPS = 4;
+constexpr int KWARPS = 1;
+constexpr int STAGES = 3;
+constexpr int ALIGNED = 1;
+constexpr int SMEM_BYTES = 110592;
+#include "gemm_small_m.cu"
+}  // namespace tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1
+extern "C" int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1::fit(args, workspace);
 }

@@ -14,8 +14,8 @@
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8: layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -215,30 +215,6 @@ extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fi
     return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4 {
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4
-typedef __nv_bfloat16 elem_t;
-enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
-constexpr int LAYOUT = LAYOUT_NK;
-constexpr int BM = 128;
-constexpr int BN = 128;
-constexpr int BK = 64;
-constexpr int STAGES = 6;
-constexpr int CONSUMERS = 2;
-constexpr int CLUSTER = 1;
-constexpr int GROUP = 4;
-constexpr int SMEM_BYTES = 231936;
-#include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4
-extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4::launch(args, stream);
-}
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit(const void *args, size_t *workspace)
-{
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4::fit(args, workspace);
-}
-
 namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16 {
 // configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16
 typedef __nv_bfloat16 elem_t;
@@ -261,4 +237,28 @@ extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launc
 extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace)
 {
     return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16::fit(args, workspace);
+}
+
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4
+typedef __nv_bfloat16 elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 128;
+constexpr int BN = 128;
+constexpr int BK = 64;
+constexpr int STAGES = 6;
+constexpr int CONSUMERS = 2;
+constexpr int CLUSTER = 1;
+constexpr int GROUP = 4;
+constexpr int SMEM_BYTES = 231936;
+#include "gemm_sm90.cu"
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4::fit(args, workspace);
 }

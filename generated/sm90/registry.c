@@ -54,6 +54,8 @@ int tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_launch(const void *a
 int64_t tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
@@ -86,6 +88,10 @@ int tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_launch(const
 int64_t tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s3_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s3_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s3_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s3_wg2_p1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit(const void *args, size_t *workspace);
 int tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1_launch(const void *args, struct CUstream_st *stream);
@@ -182,10 +188,20 @@ int tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const voi
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k128_w2_kw4_s8_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k128_w2_kw4_s8_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m64_n32_k256_w2_kw4_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n32_k256_w2_kw4_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
@@ -218,14 +234,14 @@ int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_launch(const void
 int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g4_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit(const void *args, size_t *workspace);
 int tileops_kv_cache_append_sm90_f16_t256_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_kv_cache_append_sm90_f16_t256_fit(const void *args, size_t *workspace);
 int tileops_kv_cache_append_sm90_bf16_t256_launch(const void *args, struct CUstream_st *stream);
@@ -302,6 +318,10 @@ int tileops_softmax_rows_sm90_bf16_log_w1_r4_e32_v1_p0_launch(const void *args, 
 int64_t tileops_softmax_rows_sm90_bf16_log_w1_r4_e32_v1_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm90_bf16_log_w8_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_rows_sm90_bf16_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0_fit(const void *args, size_t *workspace);
+int tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_split_sm90_f32_plain_w4_e4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_split_sm90_f32_plain_w4_e4_v4_s16_rv0_fit(const void *args, size_t *workspace);
 int tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
@@ -376,8 +396,8 @@ int tileops_softmax_split_sm90_bf16_log_w8_e32_v1_s0_rv0_launch(const void *args
 int64_t tileops_softmax_split_sm90_bf16_log_w8_e32_v1_s0_rv0_fit(const void *args, size_t *workspace);
 int tileops_softmax_split_sm90_f32_plain_w16_e4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_split_sm90_f32_plain_w16_e4_v4_s16_rv0_fit(const void *args, size_t *workspace);
-int tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0_fit(const void *args, size_t *workspace);
 int tileops_softmax_split_sm90_bf16_plain_w8_e16_v8_s16_rv0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_split_sm90_bf16_plain_w8_e16_v8_s16_rv0_fit(const void *args, size_t *workspace);
 int tileops_softmax_staged_sm90_f32_plain_w4_v4_s16_rv0_launch(const void *args, struct CUstream_st *stream);
@@ -432,14 +452,8 @@ int tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv0_launch(const void *args, 
 int64_t tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
 int tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
-int tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3_fit(const void *args, size_t *workspace);
-int tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3_fit(const void *args, size_t *workspace);
-int tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0_fit(const void *args, size_t *workspace);
-int tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v4_u4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_vector_add_sm90_f32_t256_v4_u4_fit(const void *args, size_t *workspace);
 int tileops_vector_add_sm90_f32_t256_v1_u4_launch(const void *args, struct CUstream_st *stream);
@@ -504,6 +518,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_launch, tileops_flash_attention_sm90_bf16_d256_m64_n32_w4_s2_q0_fit, 0},
     {"tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 114688, "head_dim=64 block_m=128 block_n=128 warps=4 stages=3 q_regs=0",
      tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0_launch, tileops_flash_attention_sm90_bf16_d64_m128_n128_w4_s3_q0_fit, 1},
+    {"tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 49152, "head_dim=64 block_m=128 block_n=64 warps=4 stages=2 q_regs=0",
+     tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_fit, 1},
     {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 149504, "head_dim=64 block_m=128 block_n=128 stages=4 consumers=2 pingpong=1",
      tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_fit, 0},
     {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 83968, "head_dim=64 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
@@ -536,6 +552,10 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p1_fit, 0},
     {"tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 3, 16, 198656, "head_dim=256 block_m=128 block_n=64 stages=2 consumers=2 pingpong=0",
      tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_bf16_d256_m128_n64_s2_wg2_p0_fit, 0},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s3_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 2, 16, 231424, "head_dim=128 block_m=128 block_n=128 stages=3 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s3_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s3_wg2_p1_fit, 1},
+    {"tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s3_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 2, 16, 231424, "head_dim=128 block_m=128 block_n=128 stages=3 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s3_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s3_wg2_p1_fit, 1},
     {"tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 147456, "layout=kn bm=128 bn=256 bk=64 warps_m=2 warps_n=4 stages=3 aligned=1 epi=1",
      tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_launch, tileops_gemm_sm90_f16_kn_m128_n256_k64_wm2_wn4_s3_a1_e1_fit, 0},
     {"tileops_gemm_sm90_f16_kn_m128_n128_k64_wm2_wn2_s3_a1_e1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 98304, "layout=kn bm=128 bn=128 bk=64 warps_m=2 warps_n=2 stages=3 aligned=1 epi=1",
@@ -632,10 +652,20 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit, 0},
     {"tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
      tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit, 0},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k128_w2_kw4_s8_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 98304, "layout=nk bm=16 bn=32 bk=128 warps=2 kwarps=4 stages=8 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k128_w2_kw4_s8_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k128_w2_kw4_s8_a1_fit, 1},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m64_n32_k256_w2_kw4_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 196608, "layout=nk bm=64 bn=32 bk=256 warps=2 kwarps=4 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_nk_m64_n32_k256_w2_kw4_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n32_k256_w2_kw4_s4_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 81920, "layout=nk bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 73728, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=3 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 73728, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=3 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 61440, "layout=nk bm=16 bn=64 bk=64 warps=4 kwarps=1 stages=6 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=3 aligned=1",
+     tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 110592, "layout=nk bm=16 bn=128 bk=128 warps=4 kwarps=1 stages=3 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 196608, "layout=nk bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=8 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_fit, 1},
     {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
      tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_fit, 0},
     {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
@@ -668,14 +698,14 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_fit, 0},
     {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
      tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g4", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g4_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g4_fit, 1},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit, 1},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit, 1},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 199168, "layout=kn bm=128 bn=128 bk=64 stages=5 consumers=2 cluster=1 group=8",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_fit, 1},
     {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16",
      tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit, 1},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit, 1},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit, 1},
     {"tileops_kv_cache_append_sm90_f16_t256", TILEOPS_OP_KV_CACHE_APPEND, 90, TILEOPS_F16, 0, 16, 0, "threads=256",
      tileops_kv_cache_append_sm90_f16_t256_launch, tileops_kv_cache_append_sm90_f16_t256_fit, 0},
     {"tileops_kv_cache_append_sm90_bf16_t256", TILEOPS_OP_KV_CACHE_APPEND, 90, TILEOPS_BF16, 0, 16, 0, "threads=256",
@@ -752,6 +782,10 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_rows_sm90_bf16_log_w1_r4_e32_v1_p0_launch, tileops_softmax_rows_sm90_bf16_log_w1_r4_e32_v1_p0_fit, 0},
     {"tileops_softmax_rows_sm90_bf16_log_w8_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 2, 0, "mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0",
      tileops_softmax_rows_sm90_bf16_log_w8_r1_e32_v1_p0_launch, tileops_softmax_rows_sm90_bf16_log_w8_r1_e32_v1_p0_fit, 0},
+    {"tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 4, 0, "mode=plain warps=4 rows=1 elems=32 vec=1 prefetch=0",
+     tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0_launch, tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0_fit, 1},
+    {"tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=1 elems=32 vec=4 prefetch=0",
+     tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0_launch, tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0_fit, 1},
     {"tileops_softmax_split_sm90_f32_plain_w4_e4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 elems=4 vec=4 smem_kb=16 regv=0",
      tileops_softmax_split_sm90_f32_plain_w4_e4_v4_s16_rv0_launch, tileops_softmax_split_sm90_f32_plain_w4_e4_v4_s16_rv0_fit, 0},
     {"tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=8 elems=4 vec=4 smem_kb=16 regv=0",
@@ -826,8 +860,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_split_sm90_bf16_log_w8_e32_v1_s0_rv0_launch, tileops_softmax_split_sm90_bf16_log_w8_e32_v1_s0_rv0_fit, 0},
     {"tileops_softmax_split_sm90_f32_plain_w16_e4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=16 elems=4 vec=4 smem_kb=16 regv=0",
      tileops_softmax_split_sm90_f32_plain_w16_e4_v4_s16_rv0_launch, tileops_softmax_split_sm90_f32_plain_w16_e4_v4_s16_rv0_fit, 1},
-    {"tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=8 elems=32 vec=8 smem_kb=16 regv=0",
-     tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0_launch, tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0_fit, 1},
+    {"tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=16 elems=8 vec=8 smem_kb=16 regv=0",
+     tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0_launch, tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0_fit, 1},
     {"tileops_softmax_split_sm90_bf16_plain_w8_e16_v8_s16_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 16384, "mode=plain warps=8 elems=16 vec=8 smem_kb=16 regv=0",
      tileops_softmax_split_sm90_bf16_plain_w8_e16_v8_s16_rv0_launch, tileops_softmax_split_sm90_bf16_plain_w8_e16_v8_s16_rv0_fit, 1},
     {"tileops_softmax_staged_sm90_f32_plain_w4_v4_s16_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 16384, "mode=plain warps=4 vec=4 smem_kb=16 regv=0",
@@ -882,14 +916,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv0_launch, tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv0_fit, 0},
     {"tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=8 vec=8 smem_kb=64 regv=5",
      tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5_launch, tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5_fit, 0},
-    {"tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 32768, "mode=plain warps=8 vec=4 smem_kb=32 regv=3",
-     tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3_launch, tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3_fit, 1},
-    {"tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 16384, "mode=plain warps=4 vec=8 smem_kb=16 regv=3",
-     tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3_launch, tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3_fit, 1},
-    {"tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain warps=16 vec=8 smem_kb=64 regv=0",
-     tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0_launch, tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0_fit, 1},
-    {"tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 65536, "mode=plain warps=16 vec=8 smem_kb=64 regv=0",
-     tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0_launch, tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0_fit, 1},
+    {"tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log warps=16 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0_launch, tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0_fit, 1},
     {"tileops_vector_add_sm90_f32_t256_v4_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 16, 0, "threads=256 vec=4 unroll=4",
      tileops_vector_add_sm90_f32_t256_v4_u4_launch, tileops_vector_add_sm90_f32_t256_v4_u4_fit, 0},
     {"tileops_vector_add_sm90_f32_t256_v1_u4", TILEOPS_OP_VECTOR_ADD, 90, TILEOPS_F32, 0, 4, 0, "threads=256 vec=1 unroll=4",
@@ -904,4 +932,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm90_count = 224;
+const int tileops_registry_sm90_count = 231;

@@ -5,7 +5,7 @@
 // serves:   softmax (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f32, mode in {plain, log}
-// instances (12), in dispatch preference order:
+// instances (14), in dispatch preference order:
 //   tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0: mode=plain warps=1 rows=4 elems=4 vec=4 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_rows_sm90_f32_plain_w1_r4_e16_v4_p0: mode=plain warps=1 rows=4 elems=16 vec=4 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_rows_sm90_f32_plain_w1_r4_e32_v4_p0: mode=plain warps=1 rows=4 elems=32 vec=4 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
@@ -18,6 +18,8 @@
 //   tileops_softmax_rows_sm90_f32_log_w8_r1_e16_v4_p1: mode=log warps=8 rows=1 elems=16 vec=4 prefetch=1; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_rows_sm90_f32_log_w1_r4_e32_v1_p0: mode=log warps=1 rows=4 elems=32 vec=1 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
 //   tileops_softmax_rows_sm90_f32_log_w8_r1_e32_v1_p0: mode=log warps=8 rows=1 elems=32 vec=1 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0: mode=plain warps=4 rows=1 elems=32 vec=1 prefetch=0; pointers aligned to 4 bytes; 0 bytes of dynamic smem
+//   tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0: mode=plain warps=1 rows=1 elems=32 vec=4 prefetch=0; pointers aligned to 16 bytes; 0 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -275,4 +277,46 @@ extern "C" int tileops_softmax_rows_sm90_f32_log_w8_r1_e32_v1_p0_launch(const vo
 extern "C" int64_t tileops_softmax_rows_sm90_f32_log_w8_r1_e32_v1_p0_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_rows_sm90_f32_log_w8_r1_e32_v1_p0::fit(args, workspace);
+}
+
+namespace tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0 {
+// configuration: dtype=f32 mode=plain warps=4 rows=1 elems=32 vec=1 prefetch=0
+typedef float elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_PLAIN;
+constexpr int WARPS = 4;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 32;
+constexpr int VEC = 1;
+constexpr int PREFETCH = 0;
+#include "softmax_rows.cu"
+}  // namespace tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0
+extern "C" int tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0::fit(args, workspace);
+}
+
+namespace tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0 {
+// configuration: dtype=f32 mode=plain warps=1 rows=1 elems=32 vec=4 prefetch=0
+typedef float elem_t;
+enum { MODE_PLAIN = 0, MODE_LOG = 1 };
+constexpr int MODE = MODE_PLAIN;
+constexpr int WARPS = 1;
+constexpr int ROWS = 1;
+constexpr int ELEMS = 32;
+constexpr int VEC = 4;
+constexpr int PREFETCH = 0;
+#include "softmax_rows.cu"
+}  // namespace tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0
+extern "C" int tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0::launch(args, stream);
+}
+extern "C" int64_t tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0_fit(const void *args, size_t *workspace)
+{
+    return tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0::fit(args, workspace);
 }

@@ -18,7 +18,7 @@
 //   tileops_softmax_split_sm90_f16_log_w8_e8_v8_s64_rv0: mode=log warps=8 elems=8 vec=8 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_split_sm90_f16_log_w8_e8_v8_s64_rv5: mode=log warps=8 elems=8 vec=8 smem_kb=64 regv=5; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_split_sm90_f16_log_w8_e32_v1_s0_rv0: mode=log warps=8 elems=32 vec=1 smem_kb=0 regv=0; pointers aligned to 2 bytes; 0 bytes of dynamic smem
-//   tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0: mode=plain warps=8 elems=32 vec=8 smem_kb=16 regv=0; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
+//   tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0: mode=plain warps=16 elems=8 vec=8 smem_kb=16 regv=0; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -290,24 +290,24 @@ extern "C" int64_t tileops_softmax_split_sm90_f16_log_w8_e32_v1_s0_rv0_fit(const
     return tileops_softmax_split_sm90_f16_log_w8_e32_v1_s0_rv0::fit(args, workspace);
 }
 
-namespace tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0 {
-// configuration: dtype=f16 mode=plain warps=8 elems=32 vec=8 smem_kb=16 regv=0
+namespace tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0 {
+// configuration: dtype=f16 mode=plain warps=16 elems=8 vec=8 smem_kb=16 regv=0
 typedef __half elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
 constexpr int MODE = MODE_PLAIN;
-constexpr int WARPS = 8;
-constexpr int ELEMS = 32;
+constexpr int WARPS = 16;
+constexpr int ELEMS = 8;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 16;
 constexpr int REGV = 0;
 constexpr int SMEM_BYTES = 16384;
 #include "softmax_split.cu"
-}  // namespace tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0
-extern "C" int tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0
+extern "C" int tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0::launch(args, stream);
+    return tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_split_sm90_f16_plain_w8_e32_v8_s16_rv0::fit(args, workspace);
+    return tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0::fit(args, workspace);
 }

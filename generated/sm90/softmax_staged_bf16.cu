@@ -14,7 +14,7 @@
 //   tileops_softmax_staged_sm90_bf16_log_w8_v8_s32_rv0: mode=log warps=8 vec=8 smem_kb=32 regv=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv0: mode=log warps=8 vec=8 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5: mode=log warps=8 vec=8 smem_kb=64 regv=5; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
-//   tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0: mode=plain warps=16 vec=8 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
+//   tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0: mode=log warps=16 vec=8 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -190,23 +190,23 @@ extern "C" int64_t tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5_fit(const 
     return tileops_softmax_staged_sm90_bf16_log_w8_v8_s64_rv5::fit(args, workspace);
 }
 
-namespace tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0 {
-// configuration: dtype=bf16 mode=plain warps=16 vec=8 smem_kb=64 regv=0
+namespace tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0 {
+// configuration: dtype=bf16 mode=log warps=16 vec=8 smem_kb=64 regv=0
 typedef __nv_bfloat16 elem_t;
 enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_PLAIN;
+constexpr int MODE = MODE_LOG;
 constexpr int WARPS = 16;
 constexpr int VEC = 8;
 constexpr int SMEM_KB = 64;
 constexpr int REGV = 0;
 constexpr int SMEM_BYTES = 65536;
 #include "softmax_staged.cu"
-}  // namespace tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0
-extern "C" int tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0
+extern "C" int tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0::launch(args, stream);
+    return tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0::launch(args, stream);
 }
-extern "C" int64_t tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0_fit(const void *args, size_t *workspace)
 {
-    return tileops_softmax_staged_sm90_bf16_plain_w16_v8_s64_rv0::fit(args, workspace);
+    return tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0::fit(args, workspace);
 }

@@ -5,7 +5,7 @@
 // serves:   softmax (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f16, mode in {plain, log}
-// instances (10), in dispatch preference order:
+// instances (8), in dispatch preference order:
 //   tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv0: mode=plain warps=4 vec=8 smem_kb=16 regv=0; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f16_plain_w8_v8_s32_rv0: mode=plain warps=8 vec=8 smem_kb=32 regv=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f16_plain_w8_v8_s64_rv0: mode=plain warps=8 vec=8 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
@@ -14,8 +14,6 @@
 //   tileops_softmax_staged_sm90_f16_log_w8_v8_s32_rv0: mode=log warps=8 vec=8 smem_kb=32 regv=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f16_log_w8_v8_s64_rv0: mode=log warps=8 vec=8 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f16_log_w8_v8_s64_rv5: mode=log warps=8 vec=8 smem_kb=64 regv=5; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
-//   tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3: mode=plain warps=4 vec=8 smem_kb=16 regv=3; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
-//   tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0: mode=plain warps=16 vec=8 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -189,46 +187,4 @@ extern "C" int tileops_softmax_staged_sm90_f16_log_w8_v8_s64_rv5_launch(const vo
 extern "C" int64_t tileops_softmax_staged_sm90_f16_log_w8_v8_s64_rv5_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_staged_sm90_f16_log_w8_v8_s64_rv5::fit(args, workspace);
-}
-
-namespace tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3 {
-// configuration: dtype=f16 mode=plain warps=4 vec=8 smem_kb=16 regv=3
-typedef __half elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_PLAIN;
-constexpr int WARPS = 4;
-constexpr int VEC = 8;
-constexpr int SMEM_KB = 16;
-constexpr int REGV = 3;
-constexpr int SMEM_BYTES = 16384;
-#include "softmax_staged.cu"
-}  // namespace tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3
-extern "C" int tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv3::fit(args, workspace);
-}
-
-namespace tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0 {
-// configuration: dtype=f16 mode=plain warps=16 vec=8 smem_kb=64 regv=0
-typedef __half elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_PLAIN;
-constexpr int WARPS = 16;
-constexpr int VEC = 8;
-constexpr int SMEM_KB = 64;
-constexpr int REGV = 0;
-constexpr int SMEM_BYTES = 65536;
-#include "softmax_staged.cu"
-}  // namespace tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0
-extern "C" int tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_staged_sm90_f16_plain_w16_v8_s64_rv0::fit(args, workspace);
 }

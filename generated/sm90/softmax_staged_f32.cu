@@ -5,7 +5,7 @@
 // serves:   softmax (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f32, mode in {plain, log}
-// instances (11), in dispatch preference order:
+// instances (10), in dispatch preference order:
 //   tileops_softmax_staged_sm90_f32_plain_w4_v4_s16_rv0: mode=plain warps=4 vec=4 smem_kb=16 regv=0; pointers aligned to 16 bytes; 16384 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv0: mode=plain warps=8 vec=4 smem_kb=32 regv=0; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f32_plain_w8_v4_s64_rv0: mode=plain warps=8 vec=4 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
@@ -16,7 +16,6 @@
 //   tileops_softmax_staged_sm90_f32_log_w8_v4_s64_rv0: mode=log warps=8 vec=4 smem_kb=64 regv=0; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f32_log_w8_v4_s64_rv5: mode=log warps=8 vec=4 smem_kb=64 regv=5; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_staged_sm90_f32_log_w16_v4_s96_rv4: mode=log warps=16 vec=4 smem_kb=96 regv=4; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3: mode=plain warps=8 vec=4 smem_kb=32 regv=3; pointers aligned to 16 bytes; 32768 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -232,25 +231,4 @@ extern "C" int tileops_softmax_staged_sm90_f32_log_w16_v4_s96_rv4_launch(const v
 extern "C" int64_t tileops_softmax_staged_sm90_f32_log_w16_v4_s96_rv4_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_staged_sm90_f32_log_w16_v4_s96_rv4::fit(args, workspace);
-}
-
-namespace tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3 {
-// configuration: dtype=f32 mode=plain warps=8 vec=4 smem_kb=32 regv=3
-typedef float elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_PLAIN;
-constexpr int WARPS = 8;
-constexpr int VEC = 4;
-constexpr int SMEM_KB = 32;
-constexpr int REGV = 3;
-constexpr int SMEM_BYTES = 32768;
-#include "softmax_staged.cu"
-}  // namespace tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3
-extern "C" int tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_staged_sm90_f32_plain_w8_v4_s32_rv3::fit(args, workspace);
 }
