@@ -533,7 +533,9 @@ static int write_op_entries(FILE *f, const char *op, int *used)
         }
         write_entry(f, c, bk, 0);
         entries++;
-        for (int m = 1; m < nm; m++) {
+        /* an exact entry where a case's own winner beats the bucket's kernel, the case whose
+         * shape the bucket's entry carries included */
+        for (int m = 0; m < nm; m++) {
             const struct row *own = chosen(members[m]);
             const struct row *at = find_row(members[m], bk->kernel, "ok");
             if (strcmp(own->kernel, bk->kernel) != 0 &&
@@ -660,6 +662,7 @@ static const char *write_table(const struct tools *t, const char *dir)
 struct entry_text {
     char op[32], dtype[32], var[32], cls[32], kernel[160];
     long long dims[3];
+    int exact;
 };
 
 /* Parses the entry at e (an "entry {" of a table's text); returns where the next search
@@ -683,6 +686,7 @@ static const char *parse_entry(const char *e, struct entry_text *x)
         sscanf(at, "variant = { %31s = \"%31[^\"]\"", vax, x->var);
     if ((at = strstr(buf, "class = \"")))
         sscanf(at, "class = \"%31[^\"]\"", x->cls);
+    x->exact = strstr(buf, "exact = true") != NULL;
     if ((at = strstr(buf, "kernel = \"")))
         sscanf(at, "kernel = \"%159[^\"]\"", x->kernel);
     const struct tileops_tune_op *o = tileops__tune_op(x->op);
@@ -725,7 +729,7 @@ static int compare_tables(const char *old_name, const char *old, const char *new
         for (const char *f = strstr(now, "entry {"); f && !hit; f = strstr(f + 1, "entry {"))
             if (parse_entry(f, &b) && strcmp(a.op, b.op) == 0 && strcmp(a.dtype, b.dtype) == 0 &&
                 strcmp(a.var, b.var) == 0 && strcmp(a.cls, b.cls) == 0 &&
-                memcmp(a.dims, b.dims, sizeof a.dims) == 0)
+                a.exact == b.exact && memcmp(a.dims, b.dims, sizeof a.dims) == 0)
                 hit = f;
         int c = -1;
         for (int k = 0; k < ncases && c < 0; k++)
