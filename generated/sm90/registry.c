@@ -188,10 +188,10 @@ int tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch(const voi
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit(const void *args, size_t *workspace);
-int tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_fit(const void *args, size_t *workspace);
+int tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1_launch(const void *args, struct CUstream_st *stream);
@@ -652,10 +652,10 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1_fit, 0},
     {"tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 2, 81920, "layout=nk bm=32 bn=128 bk=64 warps=4 kwarps=1 stages=4 aligned=0",
      tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_launch, tileops_gemm_small_m_sm90_bf16_nk_m32_n128_k64_w4_kw1_s4_a0_fit, 0},
-    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 81920, "layout=nk bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=4 aligned=1",
-     tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_fit, 1},
     {"tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 73728, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=3 aligned=1",
      tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_launch, tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1_fit, 1},
+    {"tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 81920, "layout=nk bm=16 bn=64 bk=128 warps=4 kwarps=1 stages=4 aligned=1",
+     tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1_fit, 1},
     {"tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 73728, "layout=nk bm=16 bn=32 bk=256 warps=2 kwarps=4 stages=3 aligned=1",
      tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1_fit, 1},
     {"tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 61440, "layout=nk bm=16 bn=64 bk=64 warps=4 kwarps=1 stages=6 aligned=1",

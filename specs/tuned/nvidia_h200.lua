@@ -169,9 +169,17 @@ entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
        m = 1, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s4_a1",
        us = 37.07, noise = 0.40, runner_up = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1", runner_up_us = 33.01,
        untuned = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.94 }
+entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none", exact = true,
+       m = 1, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1",
+       us = 33.01, noise = 0.62, runner_up = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s6_a1", runner_up_us = 35.78,
+       untuned = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.94 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
        m = 1, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1",
        us = 37.47, noise = 0.54, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1", runner_up_us = 33.76,
+       untuned = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.28 }
+entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none", exact = true,
+       m = 1, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1",
+       us = 35.28, noise = 0.69, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1", runner_up_us = 33.76,
        untuned = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.28 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
        m = 1, n = 4096, k = 11008, kernel = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1",
@@ -201,9 +209,17 @@ entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
        m = 16, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1",
        us = 37.60, noise = 0.80, runner_up = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1", runner_up_us = 34.00,
        untuned = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.87 }
+entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none", exact = true,
+       m = 16, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1",
+       us = 34.00, noise = 0.58, runner_up = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1", runner_up_us = 35.87,
+       untuned = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.87 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
        m = 16, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s4_a1",
        us = 36.48, noise = 0.30, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1", runner_up_us = 34.50,
+       untuned = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.28 }
+entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none", exact = true,
+       m = 16, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1",
+       us = 35.28, noise = 0.33, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1", runner_up_us = 34.50,
        untuned = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 35.28 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
        m = 16, n = 4096, k = 11008, kernel = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1",
