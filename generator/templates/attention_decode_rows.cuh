@@ -158,40 +158,61 @@ static __device__ __forceinline__ void write_rows(const tileops_attention_decode
 
 // ---- the merge kernel: one warp per (sequence, head, query) row -----------------------------
 
+// The lanes read the splits' log-sum-exps side by side and keep each split's weight in shared
+// memory, so the O loop's loads do not wait on one another (a split at a time was a chain of
+// dependent loads: about 0.6 us a split on the H200).
 static __global__ void __launch_bounds__(128)
 merge(const __grid_constant__ tileops_attention_decode_args p, int ns)
 {
+    __shared__ float weight[4][TILEOPS_KVCACHE_MAX_SPLITS];
     const int64_t rows_all = p.batch * p.heads_q * p.seqlen_q;
     const int64_t row = (int64_t)blockIdx.x * 4 + (threadIdx.x >> 5);
     const int lane = threadIdx.x & 31;
     if (row >= rows_all)
         return;
     const float *ws_o = (const float *)p.workspace, *ws_lse = ws_o + (int64_t)ns * rows_all * D;
+    float *w = weight[threadIdx.x >> 5];
     float m = -INFINITY;
-    for (int s = 0; s < ns; s++)
-        m = fmaxf(m, ws_lse[s * rows_all + row]);
+    for (int s = lane; s < ns; s += 32) {
+        w[s] = ws_lse[s * rows_all + row]; // read once: the weights replace it below
+        m = fmaxf(m, w[s]);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    // a split that saw no key (-inf) weighs 0; a NaN one makes the row NaN
+    float l = 0.0f;
+    for (int s = lane; s < ns; s += 32) {
+        const float ls = w[s];
+        w[s] = m == -INFINITY || ls == -INFINITY ? 0.0f : __expf(ls - m);
+        l += w[s];
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        l += __shfl_xor_sync(0xffffffffu, l, o);
+    __syncwarp();
     constexpr int C4 = D / 4, PER = (C4 + 31) / 32;
     float4 acc[PER];
 #pragma unroll
     for (int i = 0; i < PER; i++)
         acc[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    float l = 0.0f;
-    if (m != -INFINITY)
-        for (int s = 0; s < ns; s++) {
-            const float ls = ws_lse[s * rows_all + row];
-            if (ls == -INFINITY)
-                continue;
-            const float w = __expf(ls - m);
-            l += w;
+#pragma unroll 4
+    for (int s = 0; s < ns; s++) {
+        // no branch around the loads, so they need not wait on one another: a zero weight
+        // selects the partial out (it may be NaN: a split that saw no key), and lanes past the
+        // row's end (D < 128) read a column inside it and leave their sums unwritten
+        const float ws = w[s];
+        const bool on = ws != 0.0f;
 #pragma unroll
-            for (int i = 0; i < PER; i++) {
-                const int c4 = lane + 32 * i;
-                if (c4 < C4) {
-                    const float4 x = *(const float4 *)(ws_o + (s * rows_all + row) * D + c4 * 4);
-                    acc[i].x += w * x.x, acc[i].y += w * x.y, acc[i].z += w * x.z, acc[i].w += w * x.w;
-                }
-            }
+        for (int i = 0; i < PER; i++) {
+            const int c4 = (lane + 32 * i) % C4;
+            const float4 x = *(const float4 *)(ws_o + (s * rows_all + row) * D + c4 * 4);
+            acc[i].x = fmaf(ws, on ? x.x : 0.0f, acc[i].x);
+            acc[i].y = fmaf(ws, on ? x.y : 0.0f, acc[i].y);
+            acc[i].z = fmaf(ws, on ? x.z : 0.0f, acc[i].z);
+            acc[i].w = fmaf(ws, on ? x.w : 0.0f, acc[i].w);
         }
+    }
     const float inv = l > 0.0f ? 1.0f / l : 0.0f;
     const int sq = p.seqlen_q;
     const int tq = (int)(row % sq), h = (int)(row / sq % p.heads_q);
