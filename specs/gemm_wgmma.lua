@@ -8,8 +8,10 @@
 -- grid is one CTA per SM walking the output tiles in groups of `group` tile rows (L2 reuse).
 -- Ragged M, N, K come from TMA's zero fill; every pointer must be 16-byte aligned and every
 -- leading dimension a multiple of 8 elements (what TMA can describe), else the sm80 template's
--- any-alignment instances serve the call. No workspace yet (split-K / stream-K for M = 128 and
--- 2-CTA clusters with TMA multicast are later steps).
+-- any-alignment instances serve the call. Shapes with few tiles (M = 128) fill the SMs by
+-- splitting K: across CTAs with fp32 partials in the caller's workspace and a second kernel, or
+-- (ksplit > 1) across the CTAs of a cluster, which add their partials through distributed
+-- shared memory (no workspace, no second kernel).
 
 -- Shared memory: the ring, two 8 KB epilogue staging blocks and a copy of the tile's bias
 -- (bn elements) a consumer warpgroup, plus 1024 bytes to align it to the swizzle atom and 1024
@@ -39,6 +41,7 @@ tune "stages"    { 2, 3, 4, 5, 6, 7, tag = "s" }
 tune "consumers" { 2, tag = "wg" }              -- consumer warpgroups (plus one producer)
 tune "cluster"   { 1, 2, tag = "c" }            -- CTAs a cluster, along M, sharing B by multicast
 tune "group"     { 4, 8, 16, tag = "g" }        -- cluster rows of tiles walked together (raster order)
+tune "ksplit"    { 1, 2, 3, 4, tag = "ks" }     -- CTAs a cluster, along K, sharing one tile
 
 constraint "at most the tier's shared memory per block" (function(c)
   return smem(c) <= c.smem_limit
@@ -56,9 +59,22 @@ constraint "the ring keeps at least 3 slots" (function(c)
   return c.stages >= 3
 end)
 
+constraint "a cluster splits M or K, not both" (function(c)
+  return c.ksplit == 1 or c.cluster == 1
+end)
+
+constraint "the K split's partial sums fit the ring" (function(c)
+  return c.ksplit == 1 or c.consumers * (c.bn // 64) * 16384 <= c.stages * (c.bm + c.bn) * c.bk * 2
+end)
+
 -- The shapes of the public Hopper kernels
 -- (../shared/HOPPER-KERNELS.md: 128x256, 4 stages, 2 consumers; 128x128 with a deeper ring).
-default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, cluster = 2, group = 8 }
-default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, cluster = 1, group = 8 }
-default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 2, group = 8 }
-default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 1, group = 8 }
+default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, cluster = 2, group = 8, ksplit = 1 }
+default { bm = 128, bn = 256, bk = 64, stages = 4, consumers = 2, cluster = 1, group = 8, ksplit = 1 }
+default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 2, group = 8, ksplit = 1 }
+default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 1, group = 8, ksplit = 1 }
+-- K splits in the cluster for M = 128 and 256 at N = 4096 (32 or 64 tiles of 128x128: 96 or
+-- 128 CTAs). Clusters of 4 ran 128 x 4096 x 4096 about 11 us slower than of 2 on the H100: fewer
+-- of them are resident at once (a cluster stays inside one GPC) than its 32 tiles need.
+default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 1, group = 8, ksplit = 2 }
+default { bm = 128, bn = 128, bk = 64, stages = 6, consumers = 2, cluster = 1, group = 8, ksplit = 3 }

@@ -200,7 +200,7 @@ END_TEST
  * NOT_SUPPORTED and a message naming it. */
 START_TEST(wgmma_pinned_limits)
 {
-    static const char name[] = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8";
+    static const char name[] = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1";
     tileops_handle h = fake_handle(90);
     ck_assert_int_eq(tileops_set_dry_run(h, 1), TILEOPS_SUCCESS);
     ck_assert_int_eq(tileops_set_tier(h, TILEOPS_TIER_SM90), TILEOPS_SUCCESS);
@@ -224,6 +224,15 @@ START_TEST(wgmma_pinned_limits)
         ck_assert_msg(strstr(tileops_last_error(), name) && strstr(tileops_last_error(), "cannot serve"),
                       "%d: %s", i, tileops_last_error());
     }
+    /* the same tiles split along K inside a cluster: no workspace, whatever the shape */
+    static const char ks[] = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2";
+    ck_assert_int_eq(tileops_set_kernel(h, ks), TILEOPS_SUCCESS);
+    ws = 1;
+    ck_assert_int_eq(tileops_gemm_workspace_size(h, &p, &ws), TILEOPS_SUCCESS);
+    ck_assert_msg(ws == 0, "%zu bytes of workspace for a K split in the cluster", ws);
+    ck_assert_msg(tileops_gemm(h, &p, NULL, 0, NULL) == TILEOPS_SUCCESS, "%s",
+                  tileops_last_error());
+    ck_assert_str_eq(tileops_last_kernel(h), ks);
     tileops_destroy(h);
 }
 END_TEST

@@ -21,8 +21,8 @@
 
 #define WORK "build/tests/tuned"
 #define WG "tileops_gemm_wgmma_sm90_bf16_nk_"
-#define DEFAULT_WG WG "m128_n256_k64_s4_wg2_c1_g8"  /* a default instance */
-#define ALL_ONLY_WG WG "m128_n128_k64_s3_wg2_c1_g16" /* only in the whole pruned space */
+#define DEFAULT_WG WG "m128_n256_k64_s4_wg2_c1_g8_ks1"  /* a default instance */
+#define ALL_ONLY_WG WG "m128_n128_k64_s3_wg2_c1_g16_ks1" /* only in the whole pruned space */
 
 static const char *const specs[] = {"specs/gemm.lua", "specs/gemm_small_m.lua",
                                     "specs/gemm_wgmma.lua", "specs/vector_add.lua"};
@@ -243,12 +243,12 @@ START_TEST(table_dispatch)
     snprintf(model_4096, sizeof model_4096, "%s", choose(h, gemm_call(4096, 4096, 4096), &tuned));
     ck_assert_int_eq(tuned, 0);
     snprintf(model_64, sizeof model_64, "%s", choose(h, gemm_call(64, 4096, 4096), &tuned));
-    const int wg = slot_of(h, DEFAULT_WG), other = slot_of(h, WG "m128_n128_k64_s6_wg2_c1_g8");
+    const int wg = slot_of(h, DEFAULT_WG), other = slot_of(h, WG "m128_n128_k64_s6_wg2_c1_g8_ks1");
     const int vadd = slot_of(h, "tileops_vector_add_sm90_f32_t256_v4_u4");
     ck_assert_int_ge(wg, 0);
     ck_assert_int_ge(other, 0);
     ck_assert_int_ge(vadd, 0);
-    ck_assert_str_ne(model_4096, WG "m128_n128_k64_s6_wg2_c1_g8");
+    ck_assert_str_ne(model_4096, WG "m128_n128_k64_s6_wg2_c1_g8_ks1");
     /* sorted below by (key, dims): 4096^3's bucket, one exact shape in it, M = 64's bucket
      * naming another operator's kernel (stale: the cost model decides), and M = 1's bucket
      * naming a kernel of another tier */
@@ -281,9 +281,9 @@ START_TEST(table_dispatch)
 
     h->tuned = &tables[1];
     /* the bucket's kernel, for the tuned shape and for another in its bucket */
-    ck_assert_str_eq(choose(h, gemm_call(4096, 4096, 4096), &tuned), WG "m128_n128_k64_s6_wg2_c1_g8");
+    ck_assert_str_eq(choose(h, gemm_call(4096, 4096, 4096), &tuned), WG "m128_n128_k64_s6_wg2_c1_g8_ks1");
     ck_assert_int_eq(tuned, 1);
-    ck_assert_str_eq(choose(h, gemm_call(6000, 7000, 5000), &tuned), WG "m128_n128_k64_s6_wg2_c1_g8");
+    ck_assert_str_eq(choose(h, gemm_call(6000, 7000, 5000), &tuned), WG "m128_n128_k64_s6_wg2_c1_g8_ks1");
     ck_assert_int_eq(tuned, 1);
     /* the exact shape before its bucket */
     ck_assert_str_eq(choose(h, gemm_call(5000, 4096, 4096), &tuned), DEFAULT_WG);

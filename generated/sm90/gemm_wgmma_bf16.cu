@@ -5,17 +5,21 @@
 // serves:   gemm (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=bf16, layout in {kn, nk}
-// instances (10), in dispatch preference order:
-//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8: layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8: layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8: layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8: layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
-//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+// instances (14), in dispatch preference order:
+//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1: layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1: layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1: layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1: layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -23,8 +27,8 @@
 
 #include "tileops_device.cuh"
 
-namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8 {
-// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1 {
+// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -35,20 +39,21 @@ constexpr int STAGES = 4;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 2;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 232448;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8 {
-// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1 {
+// configuration: dtype=bf16 layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -59,20 +64,21 @@ constexpr int STAGES = 4;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 1;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 232448;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8 {
-// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1 {
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -83,20 +89,21 @@ constexpr int STAGES = 6;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 2;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 231936;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8 {
-// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1 {
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_KN;
@@ -107,20 +114,71 @@ constexpr int STAGES = 6;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 1;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 231936;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8 {
-// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2 {
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2
+typedef __nv_bfloat16 elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_KN;
+constexpr int BM = 128;
+constexpr int BN = 128;
+constexpr int BK = 64;
+constexpr int STAGES = 6;
+constexpr int CONSUMERS = 2;
+constexpr int CLUSTER = 1;
+constexpr int GROUP = 8;
+constexpr int KSPLIT = 2;
+constexpr int SMEM_BYTES = 231936;
+#include "gemm_sm90.cu"
+}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2
+extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2::fit(args, workspace);
+}
+
+namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3 {
+// configuration: dtype=bf16 layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3
+typedef __nv_bfloat16 elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_KN;
+constexpr int BM = 128;
+constexpr int BN = 128;
+constexpr int BK = 64;
+constexpr int STAGES = 6;
+constexpr int CONSUMERS = 2;
+constexpr int CLUSTER = 1;
+constexpr int GROUP = 8;
+constexpr int KSPLIT = 3;
+constexpr int SMEM_BYTES = 231936;
+#include "gemm_sm90.cu"
+}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3
+extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3::fit(args, workspace);
+}
+
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -131,20 +189,21 @@ constexpr int STAGES = 4;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 2;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 232448;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8 {
-// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -155,20 +214,21 @@ constexpr int STAGES = 4;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 1;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 232448;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8 {
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -179,20 +239,21 @@ constexpr int STAGES = 6;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 2;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 231936;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8 {
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -203,20 +264,71 @@ constexpr int STAGES = 6;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 1;
 constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 231936;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8
-extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16 {
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2
+typedef __nv_bfloat16 elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 128;
+constexpr int BN = 128;
+constexpr int BK = 64;
+constexpr int STAGES = 6;
+constexpr int CONSUMERS = 2;
+constexpr int CLUSTER = 1;
+constexpr int GROUP = 8;
+constexpr int KSPLIT = 2;
+constexpr int SMEM_BYTES = 231936;
+#include "gemm_sm90.cu"
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2::fit(args, workspace);
+}
+
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3
+typedef __nv_bfloat16 elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 128;
+constexpr int BN = 128;
+constexpr int BK = 64;
+constexpr int STAGES = 6;
+constexpr int CONSUMERS = 2;
+constexpr int CLUSTER = 1;
+constexpr int GROUP = 8;
+constexpr int KSPLIT = 3;
+constexpr int SMEM_BYTES = 231936;
+#include "gemm_sm90.cu"
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3::fit(args, workspace);
+}
+
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -227,20 +339,21 @@ constexpr int STAGES = 6;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 1;
 constexpr int GROUP = 16;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 231936;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16
-extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1::fit(args, workspace);
 }
 
-namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4 {
-// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1 {
+// configuration: dtype=bf16 layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4 ksplit=1
 typedef __nv_bfloat16 elem_t;
 enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
 constexpr int LAYOUT = LAYOUT_NK;
@@ -251,14 +364,15 @@ constexpr int STAGES = 6;
 constexpr int CONSUMERS = 2;
 constexpr int CLUSTER = 1;
 constexpr int GROUP = 4;
+constexpr int KSPLIT = 1;
 constexpr int SMEM_BYTES = 231936;
 #include "gemm_sm90.cu"
-}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4
-extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch(const void *args, cudaStream_t stream)
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1_launch(const void *args, cudaStream_t stream)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4::launch(args, stream);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1::launch(args, stream);
 }
-extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit(const void *args, size_t *workspace)
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1_fit(const void *args, size_t *workspace)
 {
-    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4::fit(args, workspace);
+    return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1::fit(args, workspace);
 }

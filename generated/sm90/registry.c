@@ -202,46 +202,62 @@ int tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_launch(const vo
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_fit(const void *args, size_t *workspace);
 int tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit(const void *args, size_t *workspace);
-int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1_fit(const void *args, size_t *workspace);
 int tileops_kv_cache_append_sm90_f16_t256_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_kv_cache_append_sm90_f16_t256_fit(const void *args, size_t *workspace);
 int tileops_kv_cache_append_sm90_bf16_t256_launch(const void *args, struct CUstream_st *stream);
@@ -666,46 +682,62 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1_fit, 1},
     {"tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 196608, "layout=nk bm=64 bn=128 bk=64 warps=4 kwarps=1 stages=8 aligned=1",
      tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_launch, tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1_fit, 1},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_fit, 0},
-    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 199168, "layout=kn bm=128 bn=128 bk=64 stages=5 consumers=2 cluster=1 group=8",
-     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_fit, 1},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_fit, 1},
-    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16",
-     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_fit, 1},
-    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4",
-     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_fit, 1},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
+     tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 199168, "layout=kn bm=128 bn=128 bk=64 stages=5 consumers=2 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_fit, 1},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_fit, 1},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_fit, 1},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1_fit, 1},
     {"tileops_kv_cache_append_sm90_f16_t256", TILEOPS_OP_KV_CACHE_APPEND, 90, TILEOPS_F16, 0, 16, 0, "threads=256",
      tileops_kv_cache_append_sm90_f16_t256_launch, tileops_kv_cache_append_sm90_f16_t256_fit, 0},
     {"tileops_kv_cache_append_sm90_bf16_t256", TILEOPS_OP_KV_CACHE_APPEND, 90, TILEOPS_BF16, 0, 16, 0, "threads=256",
@@ -932,4 +964,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm90_count = 231;
+const int tileops_registry_sm90_count = 239;

@@ -4,8 +4,8 @@
 //
 // Reads from the generator: elem_t (__half or __nv_bfloat16); the block tile BM x BN x BK
 // (BM = 64 * CONSUMERS, BK = 64: one 128-byte swizzle row); STAGES slots in the shared-memory
-// ring; CONSUMERS consumer warpgroups; CLUSTER (CTAs a cluster, along M); GROUP (cluster rows
-// of tiles walked together); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]). Uses
+// ring; CONSUMERS consumer warpgroups; CLUSTER (CTAs a cluster, along M); KSPLIT (CTAs a
+// cluster, along K); GROUP (cluster rows of tiles walked together); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]). Uses
 // tileops_hopper.cuh, tileops_gemm.cuh, tensor_map.h and the host cost model of
 // libops/cost_model.h (all included by tileops_device.cuh).
 //
@@ -29,6 +29,14 @@
 //     staged in shared memory 64 columns at a time and stored by TMA (which clips what lies
 //     outside D), asynchronously. Meanwhile the producer already fills the ring with the next
 //     tile's k tiles.
+// With KSPLIT > 1 (and CLUSTER = 1) the KSPLIT CTAs of a cluster share one output tile, rank r
+// taking the r-th 1/KSPLIT of its k tiles, so that a few tiles (M = 128) still fill the SMs
+// without a workspace or a second kernel. After the k loop the partial sums meet through
+// distributed shared memory: the tile's 64 x 64 blocks (block b = consumer x BN/64 + column
+// block) belong to rank b % KSPLIT; each CTA writes the blocks it does not own into its ring
+// (free by then: the producer waits for the exchange before the next work item), and after a
+// cluster barrier adds the others' copies of its own blocks to its accumulators and finishes
+// only those.
 //
 // Shared memory (1024-byte aligned): STAGES slots of A [BM][64] then B, each row 128 bytes in
 // the 128B swizzle (TMA writes it, wgmma's descriptors read it):
@@ -41,6 +49,7 @@
 // bias (BN elements), then the barriers: full[STAGES], empty[STAGES].
 
 constexpr int NTHREADS = (CONSUMERS + 1) * 128;
+constexpr int CTAS = CLUSTER * KSPLIT;          // CTAs a cluster
 constexpr bool B_KN = LAYOUT == LAYOUT_KN;
 constexpr int KSTEPS = BK / 16;                 // wgmma k16 steps per k tile
 constexpr int ACC = BN / 2;                     // fp32 accumulators a consumer thread: 64 x BN / 128
@@ -59,6 +68,9 @@ constexpr int EPI_BYTES = CONSUMERS * 2 * EPI_BLOCK_BYTES;
 constexpr int BIAS_BYTES = CONSUMERS * BN * 2;
 constexpr int SMEM_TOTAL = RING_BYTES + EPI_BYTES + BIAS_BYTES + 2048; // + alignment slack, barriers
 constexpr int PRODUCER_REGS = 24, CONSUMER_REGS = 240;
+constexpr int JB = BN / 64;                     // 64-column blocks of a consumer's piece
+constexpr int PART_BLOCK_BYTES = 64 * 64 * 4;   // one 64 x 64 fp32 block of partial sums
+constexpr unsigned BAR_CONSUMERS = CONSUMERS + 1; // named barrier of every consumer (1..CONSUMERS: each one's own)
 
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
@@ -66,6 +78,9 @@ static_assert(BM == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
 static_assert(BK == 64, "BK is one 128-byte swizzle row of 2-byte elements");
 static_assert(BN == 128 || BN == 256, "BN is 128 or 256 (the wgmma shapes tileops_hopper.cuh has)");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 CTAs along M");
+static_assert(KSPLIT == 1 || (CLUSTER == 1 && KSPLIT <= 8), "a cluster splits M or K, at most 8 CTAs");
+static_assert(KSPLIT == 1 || CONSUMERS * JB * PART_BLOCK_BYTES <= RING_BYTES,
+              "the partial sums exchanged through the ring fit it");
 static_assert(B_PART_BYTES % 1024 == 0, "each CTA's part of B starts on a swizzle atom");
 static_assert(STAGES >= 2 && 2 * STAGES * 8 <= 1024, "the ring's barriers fit their 1024 bytes");
 static_assert(A_TILE_BYTES % 1024 == 0 && B_TILE_BYTES % 1024 == 0,
@@ -92,7 +107,8 @@ static __device__ __forceinline__ void block_tile(int t, int tiles_m, int tiles_
 
 // The work of one launch: the output tiles, the k tiles, and the split of K (splits > 1: each
 // of `splits` CTAs takes `per` k tiles of a tile, the last fewer, and writes fp32 partials to the
-// workspace, [split][m][ldw]; a second kernel sums them and runs the epilogue).
+// workspace, [split][m][ldw]; a second kernel sums them and runs the epilogue. KSPLIT > 1: the
+// cluster's CTAs take `per` k tiles each, and splits is 1).
 struct plan {
     int tiles_m, tiles_n, k_tiles;
     int splits, per;
@@ -100,22 +116,23 @@ struct plan {
     size_t ws;   // workspace bytes (0 with one split)
 };
 
-// Work item w of a CTA of cluster rank `rank`: split w % splits of unit w / splits (block_tile's
-// order; splits and tiles_n are pl's, passed as the kernel holds them); the CTA's tile (tm, tn)
-// and that split's k tiles [kt0, kt1). The producer and the
-// consumers walk the same items through this.
+// Work item w of a CTA of cluster ranks mrank (along M) and krank (along K): split w % splits
+// (or krank) of unit w / splits (block_tile's order; splits and tiles_n are pl's, passed as the
+// kernel holds them); the CTA's tile (tm, tn) and that split's k tiles [kt0, kt1). The producer
+// and the consumers walk the same items through this.
 struct work {
     int tm, tn, split, kt0, kt1;
 };
 static __device__ __forceinline__ work work_item(int w, const plan &pl, int splits, int units_m,
-                                                 int tiles_n, int group, unsigned rank)
+                                                 int tiles_n, int group, unsigned mrank,
+                                                 unsigned krank)
 {
     work wk;
     const int u = w / splits;
-    wk.split = w - u * splits;
+    wk.split = KSPLIT > 1 ? (int)krank : w - u * splits;
     int um;
     block_tile(u, units_m, tiles_n, group, um, wk.tn);
-    wk.tm = um * CLUSTER + (int)rank;
+    wk.tm = um * CLUSTER + (int)mrank;
     wk.kt0 = wk.split * pl.per;
     wk.kt1 = wk.kt0 + pl.per < pl.k_tiles ? wk.kt0 + pl.per : pl.k_tiles;
     return wk;
@@ -238,23 +255,34 @@ static __device__ __forceinline__ void finish_block(const tileops_gemm_args &p,
     }
 }
 
-// A consumer's whole epilogue for its 64 x BN piece at (tile_row, tile_col): block by block
-// into the two staging buffers at stage, each stored by the warpgroup's leader with one TMA box
-// while the next is written; a block that ends past N where N is not a multiple of 8 elements
-// is stored directly. Barrier `bar` is the warpgroup's own.
+// Whether K-split rank krank finishes 64-column block jb of consumer c's piece (every block
+// without a K split).
+static __device__ __forceinline__ bool owns_block(int c, int jb, unsigned krank)
+{
+    return KSPLIT == 1 || (c * JB + jb) % KSPLIT == (int)krank;
+}
+
+// A consumer's whole epilogue for its 64 x BN piece at (tile_row, tile_col), the blocks it owns
+// (owns_block): block by block into the two staging buffers at stage, each stored by the
+// warpgroup's leader with one TMA box while the next is written; a block that ends past N where
+// N is not a multiple of 8 elements is stored directly. Barrier 1 + c is the warpgroup's own.
 template <int ACT>
 static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const float (&acc)[ACC],
                                               uint32_t bias, const CUtensorMap *tma_d, int64_t tile_row,
-                                              int64_t tile_col, uint32_t stage, unsigned bar,
-                                              bool leader, int lt)
+                                              int64_t tile_col, uint32_t stage, int c,
+                                              unsigned krank, bool leader, int lt)
 {
     const int w = lt / 32, l = lt % 32;
     const int srow = w * 16 + l / 4, q4 = l % 4;
     const int64_t row0 = tile_row + srow, col0 = tile_col + 2 * q4;
+    const unsigned bar = 1 + c;
     cp_async_wait<0>(); // this thread's part of the bias (the first barrier below shows it all)
+    int n = 0;          // blocks staged so far: they alternate between the buffers
 #pragma unroll
     for (int jb = 0; jb < BN / 64; jb++) {
-        const uint32_t buf = stage + (jb % 2) * EPI_BLOCK_BYTES;
+        if (!owns_block(c, jb, krank))
+            continue;
+        const uint32_t buf = stage + (n++ % 2) * EPI_BLOCK_BYTES;
         const bool direct = (p.n & 7) != 0 && tile_col + 64 * (jb + 1) > p.n;
         if (leader)
             bulk_wait_read<1>(); // the store that last read buf (two blocks ago) is done with it
@@ -292,6 +320,53 @@ static __device__ __forceinline__ void store_partials(const tileops_gemm_args &p
     }
 }
 
+// K split: the exchange of a consumer's partial sums with the other CTAs of the cluster. Each
+// thread writes the blocks it does not finish into the ring (part_addr: [consumer][column
+// block][i][thread] 16-byte chunks, so a warp's stores and loads are contiguous); after the
+// cluster barrier it adds every other rank's copy of the blocks it owns. The caller has made sure
+// no wgmma still reads the ring (both consumers past their k loop).
+static __device__ __forceinline__ uint32_t part_addr(uint32_t ring, int c, int jb, int i, int lt)
+{
+    return ring + (uint32_t)((((c * JB + jb) * 8 + i) * 128 + lt) * 16);
+}
+static __device__ __forceinline__ void exchange_partials(float (&acc)[ACC], uint32_t ring, int c,
+                                                         unsigned krank, int lt)
+{
+#pragma unroll
+    for (int jb = 0; jb < JB; jb++) {
+        if (owns_block(c, jb, krank))
+            continue;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            st_shared_f32x4(part_addr(ring, c, jb, i, lt), acc[32 * jb + 4 * i],
+                            acc[32 * jb + 4 * i + 1], acc[32 * jb + 4 * i + 2],
+                            acc[32 * jb + 4 * i + 3]);
+    }
+    fence_proxy_async(); // the ring is TMA's again after the exchange
+    cluster_sync();      // every rank's partials are written (the producers meet it too)
+#pragma unroll
+    for (int jb = 0; jb < JB; jb++) {
+        if (!owns_block(c, jb, krank))
+            continue;
+#pragma unroll
+        for (int r = 1; r < KSPLIT; r++) {
+            const unsigned src = (krank + r) % KSPLIT;
+            float4 v[8];
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                v[i] = ld_shared_cluster_f32x4(part_addr(ring, c, jb, i, lt), src);
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                acc[32 * jb + 4 * i] += v[i].x;
+                acc[32 * jb + 4 * i + 1] += v[i].y;
+                acc[32 * jb + 4 * i + 2] += v[i].z;
+                acc[32 * jb + 4 * i + 3] += v[i].w;
+            }
+        }
+    }
+    cluster_sync(); // every rank has read this CTA's partials: the ring may be refilled
+}
+
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_b,
        const __grid_constant__ CUtensorMap tma_d, const __grid_constant__ tileops_gemm_args p,
@@ -303,13 +378,15 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
     const uint32_t bias_bufs = epi + EPI_BYTES;    // the consumers' bias of the tile
     const uint32_t bars = bias_bufs + BIAS_BYTES;  // full[s] at bars + 8s, empty[s] at bars + 8(STAGES + s)
     const int tid = threadIdx.x, wg = tid / 128;
-    // A cluster takes CLUSTER vertically adjacent tiles (a unit) at once: CTA `rank` the
-    // rank-th; past the last tile row it computes zeros and stores nothing.
-    const unsigned rank = CLUSTER > 1 ? cluster_ctarank() : 0;
+    // A cluster takes CLUSTER vertically adjacent tiles (a unit) at once: CTA `mrank` the
+    // mrank-th; past the last tile row it computes zeros and stores nothing. With a K split its
+    // CTAs take the unit's one tile, CTA `krank` the krank-th share of its k tiles.
+    const unsigned rank = CTAS > 1 ? cluster_ctarank() : 0;
+    const unsigned mrank = CLUSTER > 1 ? rank : 0, krank = KSPLIT > 1 ? rank : 0;
     // work item w: split w % splits of unit w / splits
     const int tiles_n = pl.tiles_n, splits = pl.splits;
     const int units_m = (pl.tiles_m + CLUSTER - 1) / CLUSTER, works = units_m * tiles_n * splits;
-    const int first = blockIdx.x / CLUSTER, step = gridDim.x / CLUSTER;
+    const int first = blockIdx.x / CTAS, step = gridDim.x / CTAS;
     const int group = units_m < GROUP ? units_m : GROUP;
 
     if (tid == 0) {
@@ -323,41 +400,44 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
         tma_prefetch_map(&tma_d);
     }
     // the partner's barriers must exist before its multicasts and arrivals reach them
-    if (CLUSTER > 1)
+    if (CTAS > 1)
         cluster_sync();
     else
         __syncthreads();
 
     if (wg == 0) {
-        // ---- producer: one thread issues every copy ----
+        // ---- producer: one thread issues every copy (with a K split, the whole warpgroup
+        // meets the consumers' two cluster barriers of each work item) ----
         setmaxnreg_dec<PRODUCER_REGS>();
-        if (tid == 0) {
-            int s = 0;
-            unsigned phase = 0;
-            for (int w = first; w < works; w += step) {
-                const work wk = work_item(w, pl, splits, units_m, tiles_n, group, rank);
-                const int m0 = wk.tm * BM, n0 = wk.tn * BN;
-                for (int kt = wk.kt0; kt < wk.kt1; kt++) {
-                    const uint32_t full = bars + 8 * s, empty = bars + 8 * (STAGES + s);
-                    // every consumer of the cluster released this slot's previous contents
-                    // (first round: at once); the partner's B half lands here too
-                    mbarrier_wait(empty, phase ^ 1);
-                    mbarrier_arrive_expect_tx(full, STAGE_BYTES); // whole boxes, zero-filled too
-                    const uint32_t sa = ring + s * STAGE_BYTES, sb = sa + A_TILE_BYTES;
-                    const int k0 = kt * BK;
-                    tma_load_2d(sa, &tma_a, full, k0, m0);
-                    // B: this CTA's 1/CLUSTER of the tile, into every CTA of the cluster
-                    if (B_KN) {
+        int s = 0;
+        unsigned phase = 0;
+        for (int w = first; w < works && (tid == 0 || KSPLIT > 1); w += step) {
+            const work wk = work_item(w, pl, splits, units_m, tiles_n, group, mrank, krank);
+            const int m0 = wk.tm * BM, n0 = wk.tn * BN;
+            for (int kt = wk.kt0; kt < wk.kt1 && tid == 0; kt++) {
+                const uint32_t full = bars + 8 * s, empty = bars + 8 * (STAGES + s);
+                // every consumer of the cluster released this slot's previous contents
+                // (first round: at once); the partner's B half lands here too
+                mbarrier_wait(empty, phase ^ 1);
+                mbarrier_arrive_expect_tx(full, STAGE_BYTES); // whole boxes, zero-filled too
+                const uint32_t sa = ring + s * STAGE_BYTES, sb = sa + A_TILE_BYTES;
+                const int k0 = kt * BK;
+                tma_load_2d(sa, &tma_a, full, k0, m0);
+                // B: this CTA's 1/CLUSTER of the tile, into every CTA of the cluster
+                if (B_KN) {
 #pragma unroll
-                        for (int j = (int)rank * KN_MINE; j < ((int)rank + 1) * KN_MINE; j++)
-                            load_b(sb + j * KN_BLOCK_BYTES, &tma_b, full, n0 + 64 * j, k0);
-                    } else {
-                        load_b(sb + rank * B_PART_BYTES, &tma_b, full, k0,
-                               n0 + (int)rank * (BN / CLUSTER));
-                    }
-                    if (++s == STAGES)
-                        s = 0, phase ^= 1;
+                    for (int j = (int)mrank * KN_MINE; j < ((int)mrank + 1) * KN_MINE; j++)
+                        load_b(sb + j * KN_BLOCK_BYTES, &tma_b, full, n0 + 64 * j, k0);
+                } else {
+                    load_b(sb + mrank * B_PART_BYTES, &tma_b, full, k0,
+                           n0 + (int)mrank * (BN / CLUSTER));
                 }
+                if (++s == STAGES)
+                    s = 0, phase ^= 1;
+            }
+            if (KSPLIT > 1) {
+                cluster_sync(); // the partials are written
+                cluster_sync(); // and read: the ring is free for the next item
             }
         }
     } else {
@@ -370,11 +450,16 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
         int s = 0;
         unsigned phase = 0;
         for (int w = first; w < works; w += step) {
-            const work wk = work_item(w, pl, splits, units_m, tiles_n, group, rank);
+            const work wk = work_item(w, pl, splits, units_m, tiles_n, group, mrank, krank);
             const int tm = wk.tm, tn = wk.tn, split = wk.split, kt0 = wk.kt0, kt1 = wk.kt1;
             const uint32_t bias = has_bias && splits == 1 ? bias_bufs + c * BN * 2 : 0;
             if (bias)
                 prefetch_bias(p, (int64_t)tn * BN, bias, lt);
+            if (kt0 >= kt1) { // a K-split rank past the last k tile adds zeros
+#pragma unroll
+                for (int i = 0; i < ACC; i++)
+                    acc[i] = 0.0f;
+            }
             int prev = -1; // the slot whose wgmma group may still run
             for (int kt = kt0; kt < kt1; kt++) {
                 mbarrier_wait(bars + 8 * s, phase);
@@ -401,7 +486,7 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
             }
             wgmma_wait<0>();
             wgmma_fence_operands(acc);
-            if (leader)
+            if (prev >= 0 && leader)
                 release(bars + 8 * (STAGES + prev));
 
             // Epilogue: from the accumulators through shared memory, stored by TMA; or the
@@ -412,29 +497,33 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
                 store_partials(p, acc, pl, split, tile_row, tile_col, lt);
                 continue;
             }
+            if (KSPLIT > 1) {
+                named_barrier_sync(BAR_CONSUMERS, CONSUMERS * 128); // no wgmma reads the ring
+                exchange_partials(acc, ring, c, krank, lt);
+            }
             switch (gemm_act(p.epilogue)) {
             case GEMM_ACT_NONE:
-                finish<GEMM_ACT_NONE>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
-                                      leader, lt);
+                finish<GEMM_ACT_NONE>(p, acc, bias, &tma_d, tile_row, tile_col, stage, c,
+                                      krank, leader, lt);
                 break;
             case GEMM_ACT_RELU:
-                finish<GEMM_ACT_RELU>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
-                                      leader, lt);
+                finish<GEMM_ACT_RELU>(p, acc, bias, &tma_d, tile_row, tile_col, stage, c,
+                                      krank, leader, lt);
                 break;
             case GEMM_ACT_GELU_TANH:
-                finish<GEMM_ACT_GELU_TANH>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
-                                           leader, lt);
+                finish<GEMM_ACT_GELU_TANH>(p, acc, bias, &tma_d, tile_row, tile_col, stage, c,
+                                           krank, leader, lt);
                 break;
             default:
-                finish<GEMM_ACT_GELU_ERF>(p, acc, bias, &tma_d, tile_row, tile_col, stage, 1 + c,
-                                          leader, lt);
+                finish<GEMM_ACT_GELU_ERF>(p, acc, bias, &tma_d, tile_row, tile_col, stage, c,
+                                          krank, leader, lt);
             }
         }
         if (leader)
             bulk_wait<0>(); // the last stores have left shared memory and reached D
     }
-    // no CTA leaves while its partner may still arrive on its barriers
-    if (CLUSTER > 1)
+    // no CTA leaves while its partners may still arrive on its barriers or read its ring
+    if (CTAS > 1)
         cluster_sync();
 }
 
@@ -446,8 +535,8 @@ static void cluster_config(cudaLaunchConfig_t &cfg, cudaLaunchAttribute (&attr)[
 {
     cfg = cudaLaunchConfig_t{};
     attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = CLUSTER, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3(clusters * CLUSTER), cfg.blockDim = dim3(NTHREADS);
+    attr[0].val.clusterDim.x = CTAS, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(clusters * CTAS), cfg.blockDim = dim3(NTHREADS);
     cfg.dynamicSmemBytes = SMEM_TOTAL, cfg.stream = stream;
     cfg.attrs = attr, cfg.numAttrs = 1;
 }
@@ -484,10 +573,10 @@ reduce(const __grid_constant__ tileops_gemm_args p, int splits, int64_t ldw)
     gemm_reduce_splits<elem_t>(p, splits, ldw, true);
 }
 
-// The CTAs busy with `splits` splits of every unit.
+// The CTAs busy with `splits` splits of every unit (and the K split's CTAs).
 static int64_t busy_ctas(const plan &pl, int64_t splits)
 {
-    return (pl.tiles_m + CLUSTER - 1) / CLUSTER * CLUSTER * (int64_t)pl.tiles_n * splits;
+    return (pl.tiles_m + CLUSTER - 1) / CLUSTER * CTAS * (int64_t)pl.tiles_n * splits;
 }
 
 // Tiles and k tiles of the call, and its split of K: none while the tiles keep at least half
@@ -501,6 +590,10 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     pl.k_tiles = (int)((p->k + BK - 1) / BK);
     pl.ldw = (p->n + 7) / 8 * 8;
     pl.splits = 1, pl.per = pl.k_tiles, pl.ws = 0;
+    if (KSPLIT > 1) { // the cluster's CTAs share each tile's k tiles; nothing in the workspace
+        pl.per = (pl.k_tiles + KSPLIT - 1) / KSPLIT;
+        return pl;
+    }
     const int64_t busy = busy_ctas(pl, 1), sms = p->sms > 0 ? p->sms : 1;
     if (busy * 2 > sms)
         return pl;
@@ -547,9 +640,9 @@ static int launch(const void *args, cudaStream_t stream)
     if (err)
         return err;
     const plan pl = make_plan(p, p->workspace ? p->workspace_bytes : 0);
-    const int64_t works = busy_ctas(pl, pl.splits) / CLUSTER;
-    int64_t clusters = (p->sms > 0 ? p->sms : 1) / CLUSTER;
-    if (CLUSTER > 1) {
+    const int64_t works = busy_ctas(pl, pl.splits) / CTAS;
+    int64_t clusters = (p->sms > 0 ? p->sms : 1) / CTAS;
+    if (CTAS > 1) {
         const int resident = resident_clusters(stream);
         if (resident > 0 && resident < clusters)
             clusters = resident;
@@ -558,7 +651,7 @@ static int launch(const void *args, cudaStream_t stream)
         clusters = 1;
     if (works < clusters)
         clusters = works;
-    if (CLUSTER == 1) {
+    if (CTAS == 1) {
         kernel<<<(unsigned)clusters, NTHREADS, SMEM_TOTAL, stream>>>(ma, mb, md, *p, pl);
         err = (int)cudaGetLastError();
     } else {
@@ -616,7 +709,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     // TMA boxes are, times TMA_STREAM) times the tile rows that share each B panel fetched (the grouped order:
     // up to GROUP units). Either binds only where few tile rows share B (M <= 256). A split
     // pays its partials' bytes (written, then read by the reduction) on top, and the
-    // reduction's launch. The fixed 4 us (tensor maps, cluster launch, the ring's first fill,
+    // reduction's launch; a K split in the cluster pays 2.5 us a round of work items for its
+    // exchange and the producer's wait for it (fitted to the H100's 128 x 4096 x 4096: 29.1 us
+    // with 2 ranks, 30.0 with 4 workspace splits; 256 x 4096 x 4096: 32.2 against 35.5; two
+    // rounds at 128 x 11008 x 4096: 57.0 against 47.5 unsplit). The fixed 4 us (tensor maps, cluster launch, the ring's first fill,
     // the last tile's drain) is fitted to the H200: 1024^3 took 21.7 us, 2048^3 38.3.
     const double kp = (double)pl.per * BK;
     // TMA streams a tile's panels 3x as fast as small-M's cp.async rows (fitted to the H200's
@@ -625,9 +721,10 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     const double TMA_STREAM = 3.0;
     const double partials = pl.splits > 1 ? 8.0 * pl.splits * p->m * pl.ldw : 0.0;
     const double share = (double)(tiles_m < GROUP * CLUSTER ? tiles_m : GROUP * CLUSTER);
+    const int64_t sms = p->sms > 0 ? p->sms : 1, rounds = (busy_ctas(pl, 1) + sms - 1) / sms;
     return tileops__gemm_time_ns(p->sms, busy_ctas(pl, pl.splits), 1, 2.0 * BM * BN * kp, eff,
                                  2.0 * (BM + BN) * kp, TMA_STREAM * tileops__gemm_stream_bw(128) * share,
                                  (STAGES - 1.0) * STAGE_BYTES, tileops__cost.lat_tiled_ns, bytes) +
            4000 + (int64_t)(partials / tileops__cost.dram_bytes_ns) +
-           (pl.splits > 1 ? 2000 : 0);
+           (pl.splits > 1 ? 2000 : 0) + (KSPLIT > 1 ? 2500 * rounds : 0);
 }

@@ -100,6 +100,19 @@ static __device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t bar, uns
                                     ::"r"(bar), "r"(cta) : "memory"));
 }
 
+// The 16 bytes at the same shared-memory offset as addr in CTA `cta` of the cluster (distributed
+// shared memory; visible after a cluster_sync that follows the owner's writes).
+static __device__ __forceinline__ float4 ld_shared_cluster_f32x4(uint32_t addr, unsigned cta)
+{
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    TILEOPS_SM90A_ONLY(asm volatile("{\n.reg .b32 remote;\n"
+                                    "mapa.shared::cluster.u32 remote, %4, %5;\n"
+                                    "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n}"
+                                    : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                                    : "r"(addr), "r"(cta)));
+    return v;
+}
+
 // ---- TMA --------------------------------------------------------------------------------------
 
 // Prefetches a tensor map (a __grid_constant__ parameter) into the descriptor cache.
@@ -190,6 +203,15 @@ template <int N> static __device__ __forceinline__ void bulk_wait()
 static __device__ __forceinline__ void st_shared_u32(uint32_t addr, uint32_t v)
 {
     asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
+// A 16-byte store of four floats to shared memory at a shared-window address (16-byte aligned).
+static __device__ __forceinline__ void st_shared_f32x4(uint32_t addr, float a, float b, float c,
+                                                       float d)
+{
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "f"(a), "f"(b), "f"(c),
+                 "f"(d)
+                 : "memory");
 }
 
 // A 4-byte load from shared memory at a shared-window address.

@@ -110,53 +110,53 @@ entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none"
        us = 12.98, noise = 0.40, runner_up = "tileops_gemm_sm90_bf16_nk_m128_n64_k64_wm2_wn2_s3_a1_e1", runner_up_us = 13.89,
        untuned = "tileops_gemm_sm90_bf16_nk_m64_n64_k32_wm2_wn2_s4_a1_e1", untuned_us = 15.52 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "kn" }, class = "none",
-       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8",
-       us = 32.06, noise = 0.28, runner_up = "tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 32.16,
-       untuned = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 37.76 }
+       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1",
+       us = 32.06, noise = 0.28, runner_up = "tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 32.16,
+       untuned = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 37.76 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8",
-       us = 32.14, noise = 0.26, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16", runner_up_us = 32.59,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 38.30 }
+       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1",
+       us = 32.14, noise = 0.26, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1", runner_up_us = 32.59,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 38.30 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "kn" }, class = "none",
-       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8",
-       us = 31.62, noise = 0.31, runner_up = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 32.16,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 39.47 }
+       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1",
+       us = 31.62, noise = 0.31, runner_up = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 32.16,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 39.47 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16",
-       us = 31.74, noise = 0.30, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s5_wg2_c1_g8", runner_up_us = 31.79,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 38.11 }
+       m = 2048, n = 2048, k = 2048, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1",
+       us = 31.74, noise = 0.30, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s5_wg2_c1_g8_ks1", runner_up_us = 31.79,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 38.11 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "kn" }, class = "none",
-       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8",
-       us = 200.08, noise = 0.34, runner_up = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 199.58,
-       untuned = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 200.08 }
+       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 200.08, noise = 0.34, runner_up = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 199.58,
+       untuned = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 200.08 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 200.51, noise = 0.38, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 203.92,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 200.51 }
+       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 200.51, noise = 0.38, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 203.92,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 200.51 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "kn" }, class = "none",
-       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8",
-       us = 196.53, noise = 0.44, runner_up = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 198.59,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 196.53 }
+       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 196.53, noise = 0.44, runner_up = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 198.59,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 196.53 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 197.02, noise = 0.57, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 198.11,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 197.02 }
+       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 197.02, noise = 0.57, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 198.11,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 197.02 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "kn" }, class = "none",
-       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8",
-       us = 1608.22, noise = 116.35, runner_up = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g16", runner_up_us = 1712.72,
-       untuned = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 1608.22 }
+       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 1608.22, noise = 116.35, runner_up = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c1_g16_ks1", runner_up_us = 1712.72,
+       untuned = "tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 1608.22 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 1558.53, noise = 3.51, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g16", runner_up_us = 1747.74,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 1558.53 }
+       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 1558.53, noise = 3.51, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g16_ks1", runner_up_us = 1747.74,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 1558.53 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "kn" }, class = "none",
-       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8",
-       us = 1501.06, noise = 2.46, runner_up = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 1701.44,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 1501.06 }
+       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 1501.06, noise = 2.46, runner_up = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 1701.44,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 1501.06 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 1491.44, noise = 7.42, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 1698.62,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 1491.44 }
+       m = 8192, n = 8192, k = 8192, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 1491.44, noise = 7.42, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 1698.62,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 1491.44 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
        m = 1, n = 4096, k = 4096, kernel = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1",
        us = 17.09, noise = 0.46, runner_up = "tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s6_a1", runner_up_us = 16.70,
@@ -238,61 +238,61 @@ entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none"
        us = 248.05, noise = 0.88, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1", runner_up_us = 250.21,
        untuned = "tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k64_w4_kw1_s6_a1", untuned_us = 258.21 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8",
-       us = 25.12, noise = 1.00, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 25.01,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8", untuned_us = 25.12 }
+       m = 128, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1",
+       us = 25.12, noise = 1.00, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 25.01,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", untuned_us = 25.12 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8",
-       us = 24.70, noise = 0.65, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s4_wg2_c1_g8", runner_up_us = 24.54,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", untuned_us = 24.70 }
+       m = 128, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1",
+       us = 24.70, noise = 0.65, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s4_wg2_c1_g8_ks1", runner_up_us = 24.54,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", untuned_us = 24.70 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16",
-       us = 36.59, noise = 0.27, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 37.20,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8", untuned_us = 38.74 }
+       m = 128, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1",
+       us = 36.59, noise = 0.27, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 37.20,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", untuned_us = 38.74 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4",
-       us = 36.59, noise = 0.23, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", runner_up_us = 36.74,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", untuned_us = 36.74 }
+       m = 128, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1",
+       us = 36.59, noise = 0.23, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", runner_up_us = 36.74,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", untuned_us = 36.74 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8",
-       us = 42.75, noise = 0.80, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16", runner_up_us = 42.43,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8", untuned_us = 42.75 }
+       m = 128, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1",
+       us = 42.75, noise = 0.80, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1", runner_up_us = 42.43,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", untuned_us = 42.75 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8",
-       us = 42.53, noise = 0.92, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 42.37,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", untuned_us = 42.53 }
+       m = 128, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1",
+       us = 42.53, noise = 0.92, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 42.37,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", untuned_us = 42.53 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8",
-       us = 285.25, noise = 2.70, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 289.54,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8", untuned_us = 285.25 }
+       m = 128, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1",
+       us = 285.25, noise = 2.70, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 289.54,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1", untuned_us = 285.25 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 128, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8",
-       us = 285.44, noise = 2.24, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 287.94,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8", untuned_us = 285.44 }
+       m = 128, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1",
+       us = 285.44, noise = 2.24, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 287.94,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1", untuned_us = 285.44 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 544.74, noise = 0.95, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s4_wg2_c1_g8", runner_up_us = 558.27,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 544.74 }
+       m = 4096, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 544.74, noise = 0.95, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s4_wg2_c1_g8_ks1", runner_up_us = 558.27,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 544.74 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 531.17, noise = 0.44, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 531.63,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 531.17 }
+       m = 4096, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 531.17, noise = 0.44, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 531.63,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 531.17 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 497.86, noise = 4.62, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 505.79,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 497.86 }
+       m = 4096, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 497.86, noise = 4.62, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 505.79,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 497.86 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 484.99, noise = 0.55, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s4_wg2_c1_g8", runner_up_us = 527.87,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 484.99 }
+       m = 4096, n = 4096, k = 11008, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 484.99, noise = 0.55, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s4_wg2_c1_g8_ks1", runner_up_us = 527.87,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 484.99 }
 entry { op = "gemm", dtype = "f16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 7030.90, noise = 90.36, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 7061.28,
-       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 7030.90 }
+       m = 4096, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 7030.90, noise = 90.36, runner_up = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 7061.28,
+       untuned = "tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 7030.90 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 4096, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 6919.42, noise = 33.00, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 6918.11,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 6919.42 }
+       m = 4096, n = 128256, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 6919.42, noise = 33.00, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 6918.11,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 6919.42 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
        m = 2, n = 4096, k = 4096, kernel = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1",
        us = 16.19, noise = 0.21, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s6_a1", runner_up_us = 16.14,
@@ -314,33 +314,33 @@ entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none"
        us = 21.71, noise = 0.62, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m64_n32_k256_w2_kw4_s4_a1", runner_up_us = 22.18,
        untuned = "tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s4_a1", untuned_us = 24.62 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 512, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16",
-       us = 30.11, noise = 0.45, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 30.21,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8", untuned_us = 31.71 }
+       m = 512, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1",
+       us = 30.11, noise = 0.45, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 30.21,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1", untuned_us = 31.71 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 1024, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16",
-       us = 52.32, noise = 0.29, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", runner_up_us = 53.01,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 55.57 }
+       m = 1024, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1",
+       us = 52.32, noise = 0.29, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", runner_up_us = 53.01,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 55.57 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "none",
-       m = 2048, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 102.08, noise = 0.44, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 105.89,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 102.08 }
+       m = 2048, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 102.08, noise = 0.44, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 105.89,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 102.08 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "epilogue",
        m = 16, n = 11008, k = 4096, kernel = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1",
        us = 34.06, noise = 0.41, runner_up = "tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s3_a1", runner_up_us = 37.49,
        untuned = "tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1", untuned_us = 38.66 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "epilogue",
-       m = 128, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8",
-       us = 38.67, noise = 0.60, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4", runner_up_us = 38.14,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8", untuned_us = 38.67 }
+       m = 128, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1",
+       us = 38.67, noise = 0.60, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1", runner_up_us = 38.14,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1", untuned_us = 38.67 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "epilogue",
-       m = 4096, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 549.42, noise = 1.54, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 559.39,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 549.42 }
+       m = 4096, n = 11008, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 549.42, noise = 1.54, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 559.39,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 549.42 }
 entry { op = "gemm", dtype = "bf16", variant = { layout = "nk" }, class = "epilogue",
-       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8",
-       us = 203.01, noise = 0.50, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8", runner_up_us = 206.05,
-       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8", untuned_us = 203.01 }
+       m = 4096, n = 4096, k = 4096, kernel = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1",
+       us = 203.01, noise = 0.50, runner_up = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s3_wg2_c1_g8_ks1", runner_up_us = 206.05,
+       untuned = "tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", untuned_us = 203.01 }
 entry { op = "softmax", dtype = "f32", variant = { mode = "plain" }, class = "plain",
        rows = 4096, cols = 4096, kernel = "tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0",
        us = 37.68, noise = 0.44, runner_up = "tileops_softmax_staged_sm90_f32_plain_w4_v4_s16_rv5", runner_up_us = 38.35,
