@@ -5,9 +5,9 @@
 // Reads from the generator: elem_t (__half or __nv_bfloat16); the block tile BM x BN x BK
 // (BM = 64 * CONSUMERS, BK = 64: one 128-byte swizzle row); STAGES slots in the shared-memory
 // ring; CONSUMERS consumer warpgroups; CLUSTER (CTAs a cluster, along M); KSPLIT (CTAs a
-// cluster, along K); GROUP (cluster rows of tiles walked together); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]). Uses
-// tileops_hopper.cuh, tileops_gemm.cuh, tensor_map.h and the host cost model of
-// libops/cost_model.h (all included by tileops_device.cuh).
+// cluster, along K); GROUP (cluster rows of tiles walked together); LAYOUT (LAYOUT_KN: B is
+// [K,N]; LAYOUT_NK: B is [N,K]). Uses tileops_hopper.cuh, tileops_gemm.cuh, tensor_map.h and the
+// host cost model of libops/cost_model.h (all included by tileops_device.cuh).
 //
 // The kernel is persistent: at most one CTA an SM; a cluster of CLUSTER CTAs takes a unit of
 // CLUSTER vertically adjacent output tiles, units u, u + clusters, ..., numbered in groups of
@@ -279,7 +279,7 @@ static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const 
     cp_async_wait<0>(); // this thread's part of the bias (the first barrier below shows it all)
     int n = 0;          // blocks staged so far: they alternate between the buffers
 #pragma unroll
-    for (int jb = 0; jb < BN / 64; jb++) {
+    for (int jb = 0; jb < JB; jb++) {
         if (!owns_block(c, jb, krank))
             continue;
         const uint32_t buf = stage + (n++ % 2) * EPI_BLOCK_BYTES;
