@@ -53,6 +53,9 @@ TILEOPS_GEN_sm90 := sm90/registry.c \
     sm90/gemm_wgmma_bf16.cu \
     sm90/kv_cache_append_f16.cu \
     sm90/kv_cache_append_bf16.cu \
+    sm90/softmax_cluster_f32.cu \
+    sm90/softmax_cluster_f16.cu \
+    sm90/softmax_cluster_bf16.cu \
     sm90/softmax_rows_f32.cu \
     sm90/softmax_rows_f16.cu \
     sm90/softmax_rows_bf16.cu \

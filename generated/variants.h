@@ -20,7 +20,7 @@
 #define TILEOPS_GEMM_LAYOUT_KN 0
 #define TILEOPS_GEMM_LAYOUT_NK 1
 
-/* specs/softmax_rows.lua: variant 'mode' */
+/* specs/softmax_cluster.lua: variant 'mode' */
 #define TILEOPS_SOFTMAX_MODE_PLAIN 0
 #define TILEOPS_SOFTMAX_MODE_LOG 1
 

@@ -315,6 +315,65 @@ START_TEST(split_both_paths)
 }
 END_TEST
 
+/* Every softmax_cluster instance (rows that no block holds, staged across a thread-block
+ * cluster, sm90), pinned, in both modes' instances: as many rows as the GPU has SMs and 3 more
+ * (fit() wants a cluster an SM at least), lengths that fill the chunks or leave the last one
+ * short (rows start anywhere in a vector: a head in chunk 0 and a tail), rows 1 to 3 special;
+ * then, at the first length it serves, x and y 3 elements in with an odd stride, and in place
+ * with padded rows. An instance must serve some length. _i = dtype index. */
+START_TEST(cluster_every_instance)
+{
+    static const int64_t lengths[] = {60001, 100003, 131072};
+    const tileops_dtype dt = dtypes[_i];
+    int instances = 0;
+    for (int ti = 0; ti < tileops_built_tier_count; ti++) {
+        const struct tileops_tier_table *t = &tileops_built_tiers[ti];
+        tileops_handle h = handle_on_tier(ti);
+        const int64_t rows = h->dev.sms + 3;
+        for (int ki = 0; ki < *t->count; ki++) {
+            const struct tileops_kernel *k = &t->kernels[ki];
+            if (k->op != TILEOPS_OP_SOFTMAX || k->dtype != (int)dt ||
+                !strstr(k->name, "softmax_cluster") || k->smem > h->dev.smem_optin)
+                continue;
+            const tileops_softmax_mode mode =
+                strstr(k->name, "_log_") ? TILEOPS_SOFTMAX_LOG : TILEOPS_SOFTMAX_PLAIN;
+            ck_assert_int_eq(tileops_set_kernel(h, k->name), TILEOPS_SUCCESS);
+            instances++;
+            int64_t first = 0;
+            for (size_t c = 0; c < sizeof lengths / sizeof *lengths; c++) {
+                const int64_t n = lengths[c], al = (n + 15) / 16 * 16;
+                size_t ws = 0;
+                /* (the pointers are only checked for alignment here) */
+                if (tileops_softmax_workspace_size(h, dt, mode, rows, n, (void *)256, n,
+                                                   (void *)(256 + 16 * al * rows), n,
+                                                   &ws) != TILEOPS_SUCCESS)
+                    continue; /* a length past the instance's capacity */
+                ck_assert_uint_eq(ws, 0);
+                const struct view views[] = {
+                    {rows, n, n, n, 0, 0, 0},
+                    {rows, n, n + 3, n + 3, 3, 3, 0},
+                    {rows, n, al + 8, al + 8, 0, 0, 1},
+                };
+                for (size_t vi = 0; vi < (first ? 1u : 3u); vi++) {
+                    uint64_t seed;
+                    void *hx = make_input(dt, rows, n, views[vi].ldx, 1, &seed);
+                    const char *kn = run_and_check(h, dt, mode, &views[vi], hx, seed);
+                    ck_assert_str_eq(kn, k->name);
+                    free(hx);
+                }
+                if (!first)
+                    first = n;
+            }
+            ck_assert_msg(first > 0, "%s serves none of the lengths", k->name);
+            ck_assert_int_eq(tileops_set_kernel(h, NULL), TILEOPS_SUCCESS);
+        }
+        tileops_destroy(h);
+    }
+    fprintf(stderr, "test_softmax: %s: %d softmax_cluster instances pinned and checked\n",
+            tileops__dtype_name(dt), instances);
+}
+END_TEST
+
 /* A split row captured in a CUDA graph and replayed twice, by both paths: cooperative (the
  * graph holds the one kernel) and tickets (a memset of the counters, then the kernel: the
  * second replay must not see the first one's counters). Then a row that needs no workspace:
@@ -410,6 +469,10 @@ int main(void)
     tcase_set_timeout(split, 600);
     tcase_add_loop_test(split, split_both_paths, 0, 3);
     suite_add_tcase(s, split);
+    TCase *cluster = tcase_create("cluster");
+    tcase_set_timeout(cluster, 600);
+    tcase_add_loop_test(cluster, cluster_every_instance, 0, 3);
+    suite_add_tcase(s, cluster);
     TCase *graph = tcase_create("graph");
     tcase_set_timeout(graph, 120);
     tcase_add_loop_test(graph, graph_capture, 0, 3);

@@ -262,6 +262,46 @@ int tileops_kv_cache_append_sm90_f16_t256_launch(const void *args, struct CUstre
 int64_t tileops_kv_cache_append_sm90_f16_t256_fit(const void *args, size_t *workspace);
 int tileops_kv_cache_append_sm90_bf16_t256_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_kv_cache_append_sm90_bf16_t256_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_plain_c3_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_plain_c3_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s32_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s32_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_log_c2_w8_v8_s96_rv3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_log_c2_w8_v8_s96_rv3_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_log_c3_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_log_c3_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s32_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s32_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_plain_c2_w8_v8_s96_rv3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_plain_c2_w8_v8_s96_rv3_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_plain_c3_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_plain_c3_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s32_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s32_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_log_c2_w8_v8_s96_rv3_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_log_c2_w8_v8_s96_rv3_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_log_c3_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_log_c3_w8_v8_s64_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s32_rv5_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s32_rv5_fit(const void *args, size_t *workspace);
+int tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s64_rv0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s64_rv0_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_fit(const void *args, size_t *workspace);
 int tileops_softmax_rows_sm90_f32_plain_w1_r4_e16_v4_p0_launch(const void *args, struct CUstream_st *stream);
@@ -742,6 +782,46 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_kv_cache_append_sm90_f16_t256_launch, tileops_kv_cache_append_sm90_f16_t256_fit, 0},
     {"tileops_kv_cache_append_sm90_bf16_t256", TILEOPS_OP_KV_CACHE_APPEND, 90, TILEOPS_BF16, 0, 16, 0, "threads=256",
      tileops_kv_cache_append_sm90_bf16_t256_launch, tileops_kv_cache_append_sm90_bf16_t256_fit, 0},
+    {"tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 98304, "mode=plain cluster=4 warps=16 vec=4 smem_kb=96 regv=4",
+     tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_launch, tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_fit, 0},
+    {"tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 65536, "mode=plain cluster=8 warps=8 vec=4 smem_kb=64 regv=5",
+     tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_launch, tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 98304, "mode=log cluster=4 warps=16 vec=4 smem_kb=96 regv=4",
+     tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_launch, tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_fit, 0},
+    {"tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 65536, "mode=log cluster=8 warps=8 vec=4 smem_kb=64 regv=5",
+     tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_launch, tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 98304, "mode=plain cluster=2 warps=8 vec=8 smem_kb=96 regv=3",
+     tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_launch, tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_plain_c3_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain cluster=3 warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_cluster_sm90_f16_plain_c3_w8_v8_s64_rv5_launch, tileops_softmax_cluster_sm90_f16_plain_c3_w8_v8_s64_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s32_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 32768, "mode=plain cluster=4 warps=8 vec=8 smem_kb=32 regv=5",
+     tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s32_rv5_launch, tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s32_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain cluster=4 warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s64_rv0_launch, tileops_softmax_cluster_sm90_f16_plain_c4_w8_v8_s64_rv0_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_log_c2_w8_v8_s96_rv3", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 98304, "mode=log cluster=2 warps=8 vec=8 smem_kb=96 regv=3",
+     tileops_softmax_cluster_sm90_f16_log_c2_w8_v8_s96_rv3_launch, tileops_softmax_cluster_sm90_f16_log_c2_w8_v8_s96_rv3_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_log_c3_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 65536, "mode=log cluster=3 warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_cluster_sm90_f16_log_c3_w8_v8_s64_rv5_launch, tileops_softmax_cluster_sm90_f16_log_c3_w8_v8_s64_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s32_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 32768, "mode=log cluster=4 warps=8 vec=8 smem_kb=32 regv=5",
+     tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s32_rv5_launch, tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s32_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 1, 16, 65536, "mode=log cluster=4 warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s64_rv0_launch, tileops_softmax_cluster_sm90_f16_log_c4_w8_v8_s64_rv0_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_plain_c2_w8_v8_s96_rv3", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 98304, "mode=plain cluster=2 warps=8 vec=8 smem_kb=96 regv=3",
+     tileops_softmax_cluster_sm90_bf16_plain_c2_w8_v8_s96_rv3_launch, tileops_softmax_cluster_sm90_bf16_plain_c2_w8_v8_s96_rv3_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_plain_c3_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 65536, "mode=plain cluster=3 warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_cluster_sm90_bf16_plain_c3_w8_v8_s64_rv5_launch, tileops_softmax_cluster_sm90_bf16_plain_c3_w8_v8_s64_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s32_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 32768, "mode=plain cluster=4 warps=8 vec=8 smem_kb=32 regv=5",
+     tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s32_rv5_launch, tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s32_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 0, 16, 65536, "mode=plain cluster=4 warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s64_rv0_launch, tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s64_rv0_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_log_c2_w8_v8_s96_rv3", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 98304, "mode=log cluster=2 warps=8 vec=8 smem_kb=96 regv=3",
+     tileops_softmax_cluster_sm90_bf16_log_c2_w8_v8_s96_rv3_launch, tileops_softmax_cluster_sm90_bf16_log_c2_w8_v8_s96_rv3_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_log_c3_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log cluster=3 warps=8 vec=8 smem_kb=64 regv=5",
+     tileops_softmax_cluster_sm90_bf16_log_c3_w8_v8_s64_rv5_launch, tileops_softmax_cluster_sm90_bf16_log_c3_w8_v8_s64_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s32_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 32768, "mode=log cluster=4 warps=8 vec=8 smem_kb=32 regv=5",
+     tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s32_rv5_launch, tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s32_rv5_fit, 0},
+    {"tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s64_rv0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_BF16, 1, 16, 65536, "mode=log cluster=4 warps=8 vec=8 smem_kb=64 regv=0",
+     tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s64_rv0_launch, tileops_softmax_cluster_sm90_bf16_log_c4_w8_v8_s64_rv0_fit, 0},
     {"tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=4 vec=4 prefetch=0",
      tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_launch, tileops_softmax_rows_sm90_f32_plain_w1_r4_e4_v4_p0_fit, 0},
     {"tileops_softmax_rows_sm90_f32_plain_w1_r4_e16_v4_p0", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 0, "mode=plain warps=1 rows=4 elems=16 vec=4 prefetch=0",
@@ -964,4 +1044,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm90_count = 239;
+const int tileops_registry_sm90_count = 259;

@@ -1,8 +1,9 @@
 // tileops_hopper.cuh: the Hopper (sm_90a) primitives the sm90 templates share: mbarriers, TMA
 // tile loads, the async-proxy fence, wgmma (fence / commit / wait, the shared-memory matrix
-// descriptor, mma_async m64nNk16 with A from shared memory or registers) and setmaxnreg. Used by
-// gemm_sm90.cu and flash_attention_sm90.cu. Included at file scope from tileops_device.cuh, after
-// tileops_mma.cuh (smem_addr).
+// descriptor, mma_async m64nNk16 with A from shared memory or registers), setmaxnreg and the
+// cluster's barrier and distributed shared memory. Used by gemm_sm90.cu, flash_attention_sm90.cu
+// and softmax_cluster.cu. Included at file scope from tileops_device.cuh, after tileops_mma.cuh
+// (smem_addr).
 //
 // Every tier's sources include this header, but these instructions exist only on sm_90a: on any
 // other device pass the bodies are __trap() (a template that reached one would fail loudly,
@@ -111,6 +112,17 @@ static __device__ __forceinline__ float4 ld_shared_cluster_f32x4(uint32_t addr, 
                                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
                                     : "r"(addr), "r"(cta)));
     return v;
+}
+
+// Stores (x, y) at the same shared-memory offset as addr in CTA `cta` of the cluster (this
+// CTA's own included); the owner sees them after a cluster_sync that follows.
+static __device__ __forceinline__ void st_shared_cluster_f32x2(uint32_t addr, unsigned cta,
+                                                               float x, float y)
+{
+    TILEOPS_SM90A_ONLY(asm volatile("{\n.reg .b32 remote;\n"
+                                    "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                                    "st.shared::cluster.v2.f32 [remote], {%2, %3};\n}"
+                                    ::"r"(addr), "r"(cta), "f"(x), "f"(y) : "memory"));
 }
 
 // ---- TMA --------------------------------------------------------------------------------------
