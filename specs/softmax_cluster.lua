@@ -32,11 +32,11 @@ constraint "a stage holds whole vectors of every thread" (function(c)
 end)
 
 -- Emitted without a tuning table: rows of about 100k to 130k 2-byte elements (vocabularies of
--- 100003 and 128256) in 2, 3 or 4 chunks, f32 ones in 4 or 8.
+-- 100003 and 128256) in 2, 3 or 4 chunks; f32 ones in 4 chunks of 128 KB (on an H100 about 1%
+-- behind softmax_split at 2048 x 100003, 8 chunks 3%: bench/RESULTS.md).
 local function vec16(c) return 16 // c.bytes end
 default { dtype = { "f16", "bf16" }, cluster = 2, warps = 8, vec = 8, smem_kb = 96, regv = 3 }
 default { dtype = { "f16", "bf16" }, cluster = 3, warps = 8, vec = 8, smem_kb = 64, regv = 5 }
 default { dtype = { "f16", "bf16" }, cluster = 4, warps = 8, vec = 8, smem_kb = 32, regv = 5 }
 default { dtype = { "f16", "bf16" }, cluster = 4, warps = 8, vec = 8, smem_kb = 64, regv = 0 }
 default { dtype = "f32", cluster = 4, warps = 16, vec = 4, smem_kb = 96, regv = 4 }
-default { dtype = "f32", cluster = 8, warps = 8, vec = 4, smem_kb = 64, regv = 5 }

@@ -264,12 +264,8 @@ int tileops_kv_cache_append_sm90_bf16_t256_launch(const void *args, struct CUstr
 int64_t tileops_kv_cache_append_sm90_bf16_t256_fit(const void *args, size_t *workspace);
 int tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_fit(const void *args, size_t *workspace);
-int tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_fit(const void *args, size_t *workspace);
 int tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_fit(const void *args, size_t *workspace);
-int tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_launch(const void *args, struct CUstream_st *stream);
-int64_t tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_fit(const void *args, size_t *workspace);
 int tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_fit(const void *args, size_t *workspace);
 int tileops_softmax_cluster_sm90_f16_plain_c3_w8_v8_s64_rv5_launch(const void *args, struct CUstream_st *stream);
@@ -784,12 +780,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_kv_cache_append_sm90_bf16_t256_launch, tileops_kv_cache_append_sm90_bf16_t256_fit, 0},
     {"tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 98304, "mode=plain cluster=4 warps=16 vec=4 smem_kb=96 regv=4",
      tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_launch, tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_fit, 0},
-    {"tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 0, 16, 65536, "mode=plain cluster=8 warps=8 vec=4 smem_kb=64 regv=5",
-     tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_launch, tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_fit, 0},
     {"tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 98304, "mode=log cluster=4 warps=16 vec=4 smem_kb=96 regv=4",
      tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_launch, tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_fit, 0},
-    {"tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F32, 1, 16, 65536, "mode=log cluster=8 warps=8 vec=4 smem_kb=64 regv=5",
-     tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_launch, tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_fit, 0},
     {"tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 98304, "mode=plain cluster=2 warps=8 vec=8 smem_kb=96 regv=3",
      tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_launch, tileops_softmax_cluster_sm90_f16_plain_c2_w8_v8_s96_rv3_fit, 0},
     {"tileops_softmax_cluster_sm90_f16_plain_c3_w8_v8_s64_rv5", TILEOPS_OP_SOFTMAX, 90, TILEOPS_F16, 0, 16, 65536, "mode=plain cluster=3 warps=8 vec=8 smem_kb=64 regv=5",
@@ -1044,4 +1036,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm90_count = 259;
+const int tileops_registry_sm90_count = 257;

@@ -5,11 +5,9 @@
 // serves:   softmax (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f32, mode in {plain, log}
-// instances (4), in dispatch preference order:
+// instances (2), in dispatch preference order:
 //   tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4: mode=plain cluster=4 warps=16 vec=4 smem_kb=96 regv=4; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5: mode=plain cluster=8 warps=8 vec=4 smem_kb=64 regv=5; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //   tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4: mode=log cluster=4 warps=16 vec=4 smem_kb=96 regv=4; pointers aligned to 16 bytes; 98304 bytes of dynamic smem
-//   tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5: mode=log cluster=8 warps=8 vec=4 smem_kb=64 regv=5; pointers aligned to 16 bytes; 65536 bytes of dynamic smem
 //
 // Each instance is its configuration as constexpr values and the template,
 // included in a namespace of its own, with the extern "C" <name>_launch and
@@ -39,28 +37,6 @@ extern "C" int64_t tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4_fit(
     return tileops_softmax_cluster_sm90_f32_plain_c4_w16_v4_s96_rv4::fit(args, workspace);
 }
 
-namespace tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5 {
-// configuration: dtype=f32 mode=plain cluster=8 warps=8 vec=4 smem_kb=64 regv=5
-typedef float elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_PLAIN;
-constexpr int CLUSTER = 8;
-constexpr int WARPS = 8;
-constexpr int VEC = 4;
-constexpr int SMEM_KB = 64;
-constexpr int REGV = 5;
-constexpr int SMEM_BYTES = 65536;
-#include "softmax_cluster.cu"
-}  // namespace tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5
-extern "C" int tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_cluster_sm90_f32_plain_c8_w8_v4_s64_rv5::fit(args, workspace);
-}
-
 namespace tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4 {
 // configuration: dtype=f32 mode=log cluster=4 warps=16 vec=4 smem_kb=96 regv=4
 typedef float elem_t;
@@ -81,26 +57,4 @@ extern "C" int tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_launch(con
 extern "C" int64_t tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4_fit(const void *args, size_t *workspace)
 {
     return tileops_softmax_cluster_sm90_f32_log_c4_w16_v4_s96_rv4::fit(args, workspace);
-}
-
-namespace tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5 {
-// configuration: dtype=f32 mode=log cluster=8 warps=8 vec=4 smem_kb=64 regv=5
-typedef float elem_t;
-enum { MODE_PLAIN = 0, MODE_LOG = 1 };
-constexpr int MODE = MODE_LOG;
-constexpr int CLUSTER = 8;
-constexpr int WARPS = 8;
-constexpr int VEC = 4;
-constexpr int SMEM_KB = 64;
-constexpr int REGV = 5;
-constexpr int SMEM_BYTES = 65536;
-#include "softmax_cluster.cu"
-}  // namespace tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5
-extern "C" int tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_launch(const void *args, cudaStream_t stream)
-{
-    return tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5::launch(args, stream);
-}
-extern "C" int64_t tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5_fit(const void *args, size_t *workspace)
-{
-    return tileops_softmax_cluster_sm90_f32_log_c8_w8_v4_s64_rv5::fit(args, workspace);
 }

@@ -200,6 +200,13 @@ static __device__ __forceinline__ void prefetch_bias(const tileops_gemm_args &p,
     }
 }
 
+// Where thread column pair q4 of n8 block jj of staged row r goes: 16-byte chunk jj of the row
+// at jj ^ (r % 8) (the 128-byte swizzle the TMA store reads).
+static __device__ __forceinline__ uint32_t stage_addr(uint32_t buf, uint32_t r, int jj, int q4)
+{
+    return buf + r * 128 + (((uint32_t)jj ^ (r & 7)) << 4) + 4 * q4;
+}
+
 // One 64-column block jb of a consumer's 64 x BN piece: D = act(alpha * acc + beta * C + bias)
 // rounded once, into the staging buffer buf (64 rows of 128 bytes, 128-byte swizzle: 16-byte
 // chunk q of row r at q ^ (r % 8), so the warp's stores hit distinct banks). The thread holds,
@@ -248,9 +255,26 @@ static __device__ __forceinline__ void finish_block(const tileops_gemm_args &p,
                         *(unsigned short *)q = (unsigned short)(w & 0xffff);
                 }
             } else {
-                const uint32_t r = (uint32_t)(srow + 8 * h);
-                st_shared_u32(buf + r * 128 + (((uint32_t)jj ^ (r & 7)) << 4) + 4 * q4, w);
+                st_shared_u32(stage_addr(buf, (uint32_t)(srow + 8 * h), jj, q4), w);
             }
+        }
+    }
+}
+
+// finish_block for the plain epilogue (D = alpha * acc: no C, bias or activation) into the
+// staging buffer: a few instructions an element. The epilogue runs cold from the instruction
+// cache every tile, and finish_block with everything inline is several times longer.
+static __device__ __forceinline__ void stage_block_plain(const float (&acc)[ACC], float alpha,
+                                                         int jb, uint32_t buf, int srow, int q4)
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+#pragma unroll
+        for (int jj = 0; jj < 8; jj++) {
+            const int j = 8 * jb + jj;
+            st_shared_u32(stage_addr(buf, (uint32_t)(srow + 8 * h), jj, q4),
+                          pack2(acc[4 * j + 2 * h] * alpha, acc[4 * j + 2 * h + 1] * alpha,
+                                (const elem_t *)0));
         }
     }
 }
@@ -276,6 +300,7 @@ static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const 
     const int srow = w * 16 + l / 4, q4 = l % 4;
     const int64_t row0 = tile_row + srow, col0 = tile_col + 2 * q4;
     const unsigned bar = 1 + c;
+    const bool plain = ACT == GEMM_ACT_NONE && !bias && !(p.c && p.beta != 0.0f);
     cp_async_wait<0>(); // this thread's part of the bias (the first barrier below shows it all)
     int n = 0;          // blocks staged so far: they alternate between the buffers
 #pragma unroll
@@ -287,7 +312,10 @@ static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const 
         if (leader)
             bulk_wait_read<1>(); // the store that last read buf (two blocks ago) is done with it
         named_barrier_sync(bar, 128);
-        finish_block<ACT>(p, acc, bias, jb, row0, col0, buf, srow, q4, direct);
+        if (plain && !direct)
+            stage_block_plain(acc, p.alpha, jb, buf, srow, q4);
+        else
+            finish_block<ACT>(p, acc, bias, jb, row0, col0, buf, srow, q4, direct);
         fence_proxy_async(); // the staged block is read by TMA next
         named_barrier_sync(bar, 128);
         if (leader && !direct) {
