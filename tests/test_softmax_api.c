@@ -58,20 +58,22 @@ START_TEST(kernel_by_row_length)
         const char *cfg32, *cfg16;
         int64_t chunk32, chunk16;
         int split32, split16; /* 0: none, 1: fused (counters + partials), 2: two passes */
+        const char *cl32, *cl16; /* sm90, where a cluster serves instead (no workspace) */
     };
     /* sm70: rows in registers, teams of 1 to 32 warps */
     static const struct rung regs[] = {
-        {1, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
-        {128, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
-        {257, "rows_w1_r4_e16_v4_p0", "rows_w1_r4_e16_v8_p0", 0, 0, 0, 0},
-        {1024, "rows_w1_r4_e32_v4_p0", "rows_w1_r4_e32_v8_p0", 0, 0, 0, 0},
-        {1025, "rows_w4_r1_e32_v4_p0", "rows_w4_r1_e32_v8_p0", 0, 0, 0, 0},
-        {4097, "rows_w8_r1_e32_v4_p0", "rows_w8_r1_e32_v8_p0", 0, 0, 0, 0},
-        {32768, "rows_w32_r1_e32_v4_p0", "rows_w32_r1_e32_v8_p0", 0, 0, 0, 0},
-        {32769, "split_w4_e32_v4_s0_rv0", "split_w4_e32_v8_s0_rv0", 4096, 4096, 1, 1},
-        {1000000, "split_w8_e32_v4_s0_rv0", "split_w8_e32_v8_s0_rv0", 8192, 8192, 1, 1},
-        {4325376, "split_w32_e32_v4_s0_rv0", "split_w32_e32_v8_s0_rv0", 32768, 32768, 1, 1},
-        {4325377, "split_w4_e32_v4_s0_rv0", "split_w4_e32_v8_s0_rv0", 4096, 4096, 2, 2},
+        {1, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {128, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {257, "rows_w1_r4_e16_v4_p0", "rows_w1_r4_e16_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {1024, "rows_w1_r4_e32_v4_p0", "rows_w1_r4_e32_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {1025, "rows_w4_r1_e32_v4_p0", "rows_w4_r1_e32_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {4097, "rows_w8_r1_e32_v4_p0", "rows_w8_r1_e32_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {32768, "rows_w32_r1_e32_v4_p0", "rows_w32_r1_e32_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {32769, "split_w4_e32_v4_s0_rv0", "split_w4_e32_v8_s0_rv0", 4096, 4096, 1, 1, NULL, NULL},
+        {1000000, "split_w8_e32_v4_s0_rv0", "split_w8_e32_v8_s0_rv0", 8192, 8192, 1, 1, NULL, NULL},
+        {4325376, "split_w32_e32_v4_s0_rv0", "split_w32_e32_v8_s0_rv0", 32768, 32768, 1, 1,
+         NULL, NULL},
+        {4325377, "split_w4_e32_v4_s0_rv0", "split_w4_e32_v8_s0_rv0", 4096, 4096, 2, 2, NULL, NULL},
     };
     /* sm80, sm90: warps per short row, then rows staged in 16, 32 or 64 KB of shared memory;
      * rows of 1025 to 4096 in prefetching registers (p1: f32 8 warps of 16, ahead of the
@@ -80,27 +82,43 @@ START_TEST(kernel_by_row_length)
      * in registers (rv5: chunks of 21504 f32 or 43008 f16); f32 rows of 21505 to 32768 whole
      * in a 96 KB stage plus 4 vectors a thread (s96 rv4), which splits no row; split rows take
      * rv5 except where its chunks would not reach past the stage (f32 43009 and f16 43009: as
-     * many chunks either way, the plain stage serves) */
+     * many chunks either way, the plain stage serves). On sm90, rows that no block holds and
+     * that a cluster does (to 131072 elements) go to the cluster of least capacity (f16: 4
+     * blocks of s32 rv5 to 106496, 2 of s96 rv3 to 110592, 3 of s64 rv5 to 129024, 4 of s64
+     * rv0; f32: 4 of s96 rv4) */
     static const struct rung staged[] = {
-        {1, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
-        {128, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0},
-        {257, "rows_w1_r4_e16_v4_p0", "rows_w1_r4_e16_v8_p0", 0, 0, 0, 0},
-        {1024, "rows_w1_r4_e32_v4_p0", "rows_w1_r4_e32_v8_p0", 0, 0, 0, 0},
-        {1025, "rows_w8_r1_e16_v4_p1", "rows_w4_r1_e32_v8_p1", 0, 0, 0, 0},
-        {4096, "rows_w8_r1_e16_v4_p1", "rows_w4_r1_e32_v8_p1", 0, 0, 0, 0},
-        {4097, "staged_w8_v4_s32_rv0", "staged_w4_v8_s16_rv0", 0, 0, 0, 0},
-        {8193, "staged_w8_v4_s64_rv0", "staged_w8_v8_s32_rv0", 0, 0, 0, 0},
-        {16385, "staged_w8_v4_s64_rv5", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
-        {21504, "staged_w8_v4_s64_rv5", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
-        {21505, "staged_w16_v4_s96_rv4", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
-        {32768, "staged_w16_v4_s96_rv4", "staged_w8_v8_s64_rv0", 0, 0, 0, 0},
-        {32769, "split_w8_e4_v4_s64_rv5", "staged_w8_v8_s64_rv5", 21504, 0, 1, 0},
-        {43009, "split_w8_e4_v4_s64_rv0", "split_w8_e8_v8_s64_rv0", 16384, 32768, 1, 1},
-        {70000, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1},
-        {2162689, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1},
-        {2838528, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1},
-        {2838529, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 2, 1},
-        {5677057, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 2, 2},
+        {1, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {128, "rows_w1_r4_e4_v4_p0", "rows_w1_r4_e8_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {257, "rows_w1_r4_e16_v4_p0", "rows_w1_r4_e16_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {1024, "rows_w1_r4_e32_v4_p0", "rows_w1_r4_e32_v8_p0", 0, 0, 0, 0, NULL, NULL},
+        {1025, "rows_w8_r1_e16_v4_p1", "rows_w4_r1_e32_v8_p1", 0, 0, 0, 0, NULL, NULL},
+        {4096, "rows_w8_r1_e16_v4_p1", "rows_w4_r1_e32_v8_p1", 0, 0, 0, 0, NULL, NULL},
+        {4097, "staged_w8_v4_s32_rv0", "staged_w4_v8_s16_rv0", 0, 0, 0, 0, NULL, NULL},
+        {8193, "staged_w8_v4_s64_rv0", "staged_w8_v8_s32_rv0", 0, 0, 0, 0, NULL, NULL},
+        {16385, "staged_w8_v4_s64_rv5", "staged_w8_v8_s64_rv0", 0, 0, 0, 0, NULL, NULL},
+        {21504, "staged_w8_v4_s64_rv5", "staged_w8_v8_s64_rv0", 0, 0, 0, 0, NULL, NULL},
+        {21505, "staged_w16_v4_s96_rv4", "staged_w8_v8_s64_rv0", 0, 0, 0, 0, NULL, NULL},
+        {32768, "staged_w16_v4_s96_rv4", "staged_w8_v8_s64_rv0", 0, 0, 0, 0, NULL, NULL},
+        {32769, "split_w8_e4_v4_s64_rv5", "staged_w8_v8_s64_rv5", 21504, 0, 1, 0,
+         "cluster_c4_w16_v4_s96_rv4", NULL},
+        {43009, "split_w8_e4_v4_s64_rv0", "split_w8_e8_v8_s64_rv0", 16384, 32768, 1, 1,
+         "cluster_c4_w16_v4_s96_rv4", "cluster_c4_w8_v8_s32_rv5"},
+        {70000, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1,
+         "cluster_c4_w16_v4_s96_rv4", "cluster_c4_w8_v8_s32_rv5"},
+        {106497, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1,
+         "cluster_c4_w16_v4_s96_rv4", "cluster_c2_w8_v8_s96_rv3"},
+        {110593, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1,
+         "cluster_c4_w16_v4_s96_rv4", "cluster_c3_w8_v8_s64_rv5"},
+        {131073, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1,
+         NULL, NULL},
+        {2162689, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1,
+         NULL, NULL},
+        {2838528, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 1, 1,
+         NULL, NULL},
+        {2838529, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 2, 1,
+         NULL, NULL},
+        {5677057, "split_w8_e4_v4_s64_rv5", "split_w8_e8_v8_s64_rv5", 21504, 43008, 2, 2,
+         NULL, NULL},
     };
     for (int ti = 0; ti < tileops_built_tier_count; ti++) {
         tileops_handle h = fake_handle(90);
@@ -113,11 +131,12 @@ START_TEST(kernel_by_row_length)
         for (size_t k = 0; k < nrungs; k++) {
             const int64_t rows = 1000, cols = ladder[k].cols; /* enough chunks for 132 SMs */
             const int64_t chunk = f32 ? ladder[k].chunk32 : ladder[k].chunk16;
-            const int split = f32 ? ladder[k].split32 : ladder[k].split16;
+            const char *cl = tier == 90 ? (f32 ? ladder[k].cl32 : ladder[k].cl16) : NULL;
+            const int split = cl ? 0 : f32 ? ladder[k].split32 : ladder[k].split16;
             size_t ws = 0;
             char want[128];
-            instance_name(want, sizeof want, f32 ? ladder[k].cfg32 : ladder[k].cfg16, tier,
-                          dt_names[dt], mname);
+            instance_name(want, sizeof want, cl ? cl : f32 ? ladder[k].cfg32 : ladder[k].cfg16,
+                          tier, dt_names[dt], mname);
             const int64_t ld = (cols + 7) / 8 * 8; /* 16-byte rows */
             const char *got = pick(h, dt, mode, rows, cols, P1, ld, PFAR, ld, &ws);
             ck_assert_msg(strcmp(got, want) == 0, "cols %lld: %s, expected %s",
@@ -203,7 +222,9 @@ START_TEST(equal_misalignment)
     ck_assert_str_eq(pick(h, TILEOPS_F16, pl, 4096, 32001, P1, 32001, P2, 32001, &ws),
                      "tileops_softmax_staged_sm90_f16_plain_w8_v8_s64_rv0");
     ck_assert_str_eq(pick(h, TILEOPS_BF16, pl, 2048, 100003, P1, 100003, PFAR, 100003, &ws),
-                     "tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s64_rv5");
+                     "tileops_softmax_cluster_sm90_bf16_plain_c4_w8_v8_s32_rv5");
+    ck_assert_str_eq(pick(h, TILEOPS_BF16, pl, 100, 100003, P1, 100003, PFAR, 100003, &ws),
+                     "tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s32_rv0"); /* < 132 rows */
     ck_assert_str_eq(pick(h, TILEOPS_F16, pl, 4096, 4096, P1 + 2, 4096, P2 + 2, 4096, &ws),
                      "tileops_softmax_rows_sm90_f16_plain_w4_r1_e32_v8_p1");
     ck_assert_str_eq(pick(h, TILEOPS_F32, pl, 5, 1000, P1 + 4, 1003, P1 + 4, 1003, &ws),
