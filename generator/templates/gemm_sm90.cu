@@ -261,21 +261,42 @@ static __device__ __forceinline__ void finish_block(const tileops_gemm_args &p,
     }
 }
 
-// finish_block for the plain epilogue (D = alpha * acc: no C, bias or activation) into the
-// staging buffer: a few instructions an element. The epilogue runs cold from the instruction
-// cache every tile, and finish_block with everything inline is several times longer.
-static __device__ __forceinline__ void stage_block_plain(const float (&acc)[ACC], float alpha,
-                                                         int jb, uint32_t buf, int srow, int q4)
+// finish_block where there is no C and TMA stores the block: act(alpha * acc + bias) into the
+// staging buffer, 8 values (two n8 blocks of both rows) at a time, GELU out of line
+// (gemm_gelu8). Short code matters here: the epilogue runs cold from the instruction cache
+// every tile, and finish_block with everything inline is several times longer.
+template <int ACT>
+static __device__ __forceinline__ void stage_block(const float (&acc)[ACC], float alpha,
+                                                   uint32_t bias, int jb, uint32_t buf, int srow,
+                                                   int q4)
 {
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
+    for (int jp = 0; jp < 4; jp++) {
+        const int j0 = 8 * jb + 2 * jp; // n8 blocks j0 and j0 + 1: value 4u + 2h + e
+        gemm_f8 x;
 #pragma unroll
-        for (int jj = 0; jj < 8; jj++) {
-            const int j = 8 * jb + jj;
-            st_shared_u32(stage_addr(buf, (uint32_t)(srow + 8 * h), jj, q4),
-                          pack2(acc[4 * j + 2 * h] * alpha, acc[4 * j + 2 * h + 1] * alpha,
-                                (const elem_t *)0));
+        for (int i = 0; i < 8; i++)
+            x.v[i] = acc[4 * j0 + i] * alpha;
+        if (bias) {
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                float b0, b1;
+                bits2_f32(ld_shared_u32(bias + 16 * (j0 + u) + 4 * q4), b0, b1);
+                x.v[4 * u] += b0, x.v[4 * u + 2] += b0; // both rows, column 2 q4
+                x.v[4 * u + 1] += b1, x.v[4 * u + 3] += b1;
+            }
         }
+        if (ACT == GEMM_ACT_GELU_TANH || ACT == GEMM_ACT_GELU_ERF)
+            x = gemm_gelu8(x, ACT);
+        else
+            x = gemm_activate8_inline<ACT>(x);
+#pragma unroll
+        for (int u = 0; u < 2; u++)
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+                st_shared_u32(
+                    stage_addr(buf, (uint32_t)(srow + 8 * h), 2 * jp + u, q4),
+                    pack2(x.v[4 * u + 2 * h], x.v[4 * u + 2 * h + 1], (const elem_t *)0));
     }
 }
 
@@ -300,7 +321,7 @@ static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const 
     const int srow = w * 16 + l / 4, q4 = l % 4;
     const int64_t row0 = tile_row + srow, col0 = tile_col + 2 * q4;
     const unsigned bar = 1 + c;
-    const bool plain = ACT == GEMM_ACT_NONE && !bias && !(p.c && p.beta != 0.0f);
+    const bool has_c = p.c && p.beta != 0.0f;
     cp_async_wait<0>(); // this thread's part of the bias (the first barrier below shows it all)
     int n = 0;          // blocks staged so far: they alternate between the buffers
 #pragma unroll
@@ -312,8 +333,8 @@ static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const 
         if (leader)
             bulk_wait_read<1>(); // the store that last read buf (two blocks ago) is done with it
         named_barrier_sync(bar, 128);
-        if (plain && !direct)
-            stage_block_plain(acc, p.alpha, jb, buf, srow, q4);
+        if (!has_c && !direct)
+            stage_block<ACT>(acc, p.alpha, bias, jb, buf, srow, q4);
         else
             finish_block<ACT>(p, acc, bias, jb, row0, col0, buf, srow, q4, direct);
         fence_proxy_async(); // the staged block is read by TMA next
