@@ -399,7 +399,8 @@ static int64_t ld_tma(int64_t width)
 
 /* A gemm_wgmma (TMA + wgmma) instance: ragged M, N and K (TMA's zero fill; K = 1001 ends in a
  * partial 16-element step; few tiles, so K is split, once with half the workspace) with every
- * epilogue, C absent, separate or in place, alpha 1 or 0.5; K shorter than one k tile; 65 rows
+ * epilogue, C absent, separate or in place, alpha 1 or 0.5; K shorter than one k tile (not
+ * split: every epilogue again without C, the epilogue's short path, stage_block); 65 rows
  * (the fewest the family takes); more tiles than a CTA an SM (the persistent loop takes two or
  * more tiles a CTA on the H200's 132 SMs), N not a multiple of 8, with C = D and beta = 1. */
 static void check_wgmma(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
@@ -408,18 +409,21 @@ static void check_wgmma(tileops_handle h, const char *name, tileops_dtype dt, ti
                                         {1100, 4100, 136}};
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         const int64_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
-        for (int e = 0; e < (si == 0 ? REF_GEMM_EPILOGUES : 2); e++) {
+        const int rounds = si == 0 ? REF_GEMM_EPILOGUES : si == 1 ? 2 + REF_GEMM_EPILOGUES : 2;
+        for (int e = 0; e < rounds; e++) {
+            const int again = si == 1 && e >= 2; /* every epilogue, no C */
             struct problem p = problem(dt, lay, m, n, k, 0);
             p.lda = ld_tma(k);
             p.ldb = ld_tma(lay == TILEOPS_B_NK ? k : n);
             p.ldc = p.ldd = ld_tma(n);
-            p.with_c = si == 3 ? 2 : e % 3;
+            p.with_c = si == 3 ? 2 : again ? 0 : e % 3;
             p.ws_half = si == 0 && e == 1; /* a smaller workspace: fewer splits of K */
             p.alpha = e % 2 ? 0.5f : 1.0f;
             p.beta = p.with_c ? (si == 3 ? 1.0f : 0.75f) : 0.0f;
-            p.epilogue = si == 0 ? ref_gemm_epilogues[e]
-                                 : e ? TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH
-                                     : TILEOPS_EPILOGUE_NONE;
+            p.epilogue = si == 0  ? ref_gemm_epilogues[e]
+                         : again ? ref_gemm_epilogues[e - 2]
+                         : e     ? TILEOPS_EPILOGUE_BIAS | TILEOPS_EPILOGUE_GELU_TANH
+                                 : TILEOPS_EPILOGUE_NONE;
             run_pinned(h, name, &p);
         }
     }
