@@ -578,18 +578,6 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
 
 // ---- host side --------------------------------------------------------------------------------
 
-// The launch of `clusters` clusters of this kernel on stream: cfg, pointing at attr.
-static void cluster_config(cudaLaunchConfig_t &cfg, cudaLaunchAttribute (&attr)[1],
-                           unsigned clusters, cudaStream_t stream)
-{
-    cfg = cudaLaunchConfig_t{};
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = CTAS, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3(clusters * CTAS), cfg.blockDim = dim3(NTHREADS);
-    cfg.dynamicSmemBytes = SMEM_TOTAL, cfg.stream = stream;
-    cfg.attrs = attr, cfg.numAttrs = 1;
-}
-
 // How many clusters of this kernel the device runs at once (per device, asked once): a
 // persistent grid larger than that would run its last clusters as a second wave.
 static int resident_clusters(cudaStream_t stream)
@@ -604,8 +592,8 @@ static int resident_clusters(cudaStream_t stream)
     if (n > 0)
         return n;
     cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr[1];
-    cluster_config(cfg, attr, 1, stream);
+    cudaLaunchAttribute attr;
+    cluster_launch_config(&cfg, &attr, 1, CTAS, NTHREADS, SMEM_TOTAL, stream);
     if (cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &cfg) != cudaSuccess || n < 1) {
         (void)cudaGetLastError();
         return 0;
@@ -705,8 +693,8 @@ static int launch(const void *args, cudaStream_t stream)
         err = (int)cudaGetLastError();
     } else {
         cudaLaunchConfig_t cfg;
-        cudaLaunchAttribute attr[1];
-        cluster_config(cfg, attr, (unsigned)clusters, stream);
+        cudaLaunchAttribute attr;
+        cluster_launch_config(&cfg, &attr, (unsigned)clusters, CTAS, NTHREADS, SMEM_TOTAL, stream);
         err = (int)cudaLaunchKernelEx(&cfg, kernel, ma, mb, md, *p, pl);
         if (!err)
             err = (int)cudaGetLastError();

@@ -94,8 +94,6 @@ static int64_t fit(const void *p, size_t *workspace)
 static int launch(const void *p, cudaStream_t stream)
 {
     const tileops_softmax_args *a = (const tileops_softmax_args *)p;
-    if (a->rows <= 0)
-        return 0;
     static unsigned long long smem_done; // devices whose shared-memory limit is raised
     if (SMEM_BYTES > 40 * 1024) {
         const int e = smem_optin((const void *)kernel, SMEM_BYTES, &smem_done);
@@ -104,13 +102,9 @@ static int launch(const void *p, cudaStream_t stream)
     }
     const int64_t max_clusters = 0x7fffffff / CLUSTER; // gridDim.x's limit; the rest by stride
     const int64_t clusters = a->rows < max_clusters ? a->rows : max_clusters;
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = CLUSTER, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3((unsigned)(clusters * CLUSTER)), cfg.blockDim = dim3(THREADS);
-    cfg.dynamicSmemBytes = SMEM_BYTES, cfg.stream = stream;
-    cfg.attrs = attr, cfg.numAttrs = 1;
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute attr;
+    cluster_launch_config(&cfg, &attr, (unsigned)clusters, CLUSTER, THREADS, SMEM_BYTES, stream);
     const int64_t len = chunk_len(a->cols);
     return (int)cudaLaunchKernelEx(&cfg, kernel, *a, len);
 }

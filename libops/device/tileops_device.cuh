@@ -94,6 +94,21 @@ static inline unsigned grid_for(int64_t units)
     return (unsigned)(units < 1 ? 1 : units > max_blocks ? max_blocks : units);
 }
 
+// The launch of `clusters` clusters of `cluster` blocks (1-D) of `threads` threads with `smem`
+// bytes of dynamic shared memory on `stream` (cudaLaunchKernelEx, the occupancy queries):
+// *cfg, pointing at *attr.
+static inline void cluster_launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr,
+                                         unsigned clusters, unsigned cluster, unsigned threads,
+                                         size_t smem, cudaStream_t stream)
+{
+    *cfg = cudaLaunchConfig_t{};
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = cluster, attr->val.clusterDim.y = 1, attr->val.clusterDim.z = 1;
+    cfg->gridDim = dim3(clusters * cluster), cfg->blockDim = dim3(threads);
+    cfg->dynamicSmemBytes = smem, cfg->stream = stream;
+    cfg->attrs = attr, cfg->numAttrs = 1;
+}
+
 // The matrix primitives (cp.async, ldmatrix, mma.sync), the GEMM epilogue, the attention
 // tile plan and the softmax reductions, at file scope: an #include inside an instance's
 // namespace would put them there once and nowhere else.
