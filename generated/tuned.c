@@ -5,56 +5,56 @@
 
 /* specs/tuned/nvidia_h200.lua: NVIDIA H200 */
 static const struct tileops_tuned_entry entries_0[] = {
-    {0x0040000d000ULL, {0, 0, 0}, 90, 251}, /* line 488: tileops_vector_add_sm90_f32_t256_v4_u4 */
-    {0x00400015000ULL, {0, 0, 0}, 90, 251}, /* line 492: tileops_vector_add_sm90_f32_t256_v4_u4 */
-    {0x00400019000ULL, {0, 0, 0}, 90, 251}, /* line 496: tileops_vector_add_sm90_f32_t256_v4_u4 */
-    {0x0040001d000ULL, {0, 0, 0}, 90, 251}, /* line 500: tileops_vector_add_sm90_f32_t256_v4_u4 */
-    {0x0044000d000ULL, {0, 0, 0}, 90, 253}, /* line 504: tileops_vector_add_sm90_f16_t256_v8_u4 */
-    {0x00440015000ULL, {0, 0, 0}, 90, 253}, /* line 508: tileops_vector_add_sm90_f16_t256_v8_u4 */
-    {0x00440019000ULL, {0, 0, 0}, 90, 253}, /* line 512: tileops_vector_add_sm90_f16_t256_v8_u4 */
-    {0x0044001d000ULL, {0, 0, 0}, 90, 253}, /* line 516: tileops_vector_add_sm90_f16_t256_v8_u4 */
-    {0x0048000d000ULL, {0, 0, 0}, 90, 255}, /* line 520: tileops_vector_add_sm90_bf16_t256_v8_u4 */
-    {0x00480015000ULL, {0, 0, 0}, 90, 255}, /* line 524: tileops_vector_add_sm90_bf16_t256_v8_u4 */
-    {0x00480019000ULL, {0, 0, 0}, 90, 255}, /* line 528: tileops_vector_add_sm90_bf16_t256_v8_u4 */
-    {0x0048001d000ULL, {0, 0, 0}, 90, 255}, /* line 532: tileops_vector_add_sm90_bf16_t256_v8_u4 */
-    {0x008000013c0ULL, {0, 0, 0}, 90, 221}, /* line 440: tileops_softmax_split_sm90_f32_plain_w16_e4_v4_s16_rv0 */
-    {0x00800003540ULL, {0, 0, 0}, 90, 187}, /* line 404: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s32_rv0 */
-    {0x00800005440ULL, {0, 0, 0}, 90, 186}, /* line 452: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s16_rv0 */
-    {0x008000073c0ULL, {0, 0, 0}, 90, 228}, /* line 464: tileops_softmax_staged_sm90_f32_plain_w16_v4_s96_rv4 */
-    {0x0080000c440ULL, {0, 0, 0}, 90, 189}, /* line 428: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s64_rv5 */
-    {0x0080000d340ULL, {0, 0, 0}, 90, 183}, /* line 344: tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0 */
-    {0x0080000d3c0ULL, {0, 0, 0}, 90, 228}, /* line 416: tileops_softmax_staged_sm90_f32_plain_w16_v4_s96_rv4 */
-    {0x0080000d440ULL, {0, 0, 0}, 90, 189}, /* line 380: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s64_rv5 */
-    {0x0080000e3c0ULL, {0, 0, 0}, 90, 228}, /* line 368: tileops_softmax_staged_sm90_f32_plain_w16_v4_s96_rv4 */
-    {0x00800010340ULL, {0, 0, 0}, 90, 152}, /* line 356: tileops_softmax_rows_sm90_f32_plain_w8_r1_e32_v1_p0 */
-    {0x008000112c0ULL, {0, 0, 0}, 90, 184}, /* line 392: tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0 */
-    {0x008400013c0ULL, {0, 0, 0}, 90, 222}, /* line 444: tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0 */
-    {0x00840003540ULL, {0, 0, 0}, 90, 198}, /* line 408: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s16_rv0 */
-    {0x00840005440ULL, {0, 0, 0}, 90, 198}, /* line 456: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s16_rv0 */
-    {0x008400073c0ULL, {0, 0, 0}, 90, 198}, /* line 468: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s16_rv0 */
-    {0x0084000c440ULL, {0, 0, 0}, 90, 201}, /* line 432: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s64_rv5 */
-    {0x0084000d340ULL, {0, 0, 0}, 90, 162}, /* line 348: tileops_softmax_rows_sm90_f16_plain_w4_r1_e32_v8_p1 */
-    {0x0084000d3c0ULL, {0, 0, 0}, 90, 236}, /* line 420: tileops_softmax_staged_sm90_f16_plain_w8_v8_s64_rv0 */
-    {0x0084000d440ULL, {0, 0, 0}, 90, 201}, /* line 384: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s64_rv5 */
-    {0x0084000e3c0ULL, {0, 0, 0}, 90, 236}, /* line 372: tileops_softmax_staged_sm90_f16_plain_w8_v8_s64_rv0 */
-    {0x00840010340ULL, {0, 0, 0}, 90, 234}, /* line 360: tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv0 */
-    {0x008400112c0ULL, {0, 0, 0}, 90, 161}, /* line 396: tileops_softmax_rows_sm90_f16_plain_w1_r4_e32_v8_p0 */
-    {0x008800013c0ULL, {0, 0, 0}, 90, 223}, /* line 448: tileops_softmax_split_sm90_bf16_plain_w8_e16_v8_s16_rv0 */
-    {0x00880003540ULL, {0, 0, 0}, 90, 210}, /* line 412: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s16_rv0 */
-    {0x00880005440ULL, {0, 0, 0}, 90, 210}, /* line 460: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s16_rv0 */
-    {0x008800073c0ULL, {0, 0, 0}, 90, 244}, /* line 472: tileops_softmax_staged_sm90_bf16_plain_w8_v8_s64_rv0 */
-    {0x0088000c440ULL, {0, 0, 0}, 90, 213}, /* line 436: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s64_rv5 */
-    {0x0088000d340ULL, {0, 0, 0}, 90, 174}, /* line 352: tileops_softmax_rows_sm90_bf16_plain_w4_r1_e32_v8_p1 */
-    {0x0088000d3c0ULL, {0, 0, 0}, 90, 244}, /* line 424: tileops_softmax_staged_sm90_bf16_plain_w8_v8_s64_rv0 */
-    {0x0088000d440ULL, {0, 0, 0}, 90, 213}, /* line 388: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s64_rv5 */
-    {0x0088000e3c0ULL, {0, 0, 0}, 90, 244}, /* line 376: tileops_softmax_staged_sm90_bf16_plain_w8_v8_s64_rv0 */
-    {0x00880010340ULL, {0, 0, 0}, 90, 174}, /* line 364: tileops_softmax_rows_sm90_bf16_plain_w4_r1_e32_v8_p1 */
-    {0x008800112c0ULL, {0, 0, 0}, 90, 173}, /* line 400: tileops_softmax_rows_sm90_bf16_plain_w1_r4_e32_v8_p0 */
-    {0x0088040d340ULL, {0, 0, 0}, 90, 180}, /* line 476: tileops_softmax_rows_sm90_bf16_log_w4_r1_e32_v8_p1 */
-    {0x0088040d440ULL, {0, 0, 0}, 90, 219}, /* line 484: tileops_softmax_split_sm90_bf16_log_w8_e8_v8_s64_rv5 */
-    {0x0088040e3c0ULL, {0, 0, 0}, 90, 250}, /* line 480: tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0 */
+    {0x0040000d000ULL, {0, 0, 0}, 90, 255}, /* line 488: tileops_vector_add_sm90_f32_t256_v4_u4 */
+    {0x00400015000ULL, {0, 0, 0}, 90, 255}, /* line 492: tileops_vector_add_sm90_f32_t256_v4_u4 */
+    {0x00400019000ULL, {0, 0, 0}, 90, 255}, /* line 496: tileops_vector_add_sm90_f32_t256_v4_u4 */
+    {0x0040001d000ULL, {0, 0, 0}, 90, 255}, /* line 500: tileops_vector_add_sm90_f32_t256_v4_u4 */
+    {0x0044000d000ULL, {0, 0, 0}, 90, 257}, /* line 504: tileops_vector_add_sm90_f16_t256_v8_u4 */
+    {0x00440015000ULL, {0, 0, 0}, 90, 257}, /* line 508: tileops_vector_add_sm90_f16_t256_v8_u4 */
+    {0x00440019000ULL, {0, 0, 0}, 90, 257}, /* line 512: tileops_vector_add_sm90_f16_t256_v8_u4 */
+    {0x0044001d000ULL, {0, 0, 0}, 90, 257}, /* line 516: tileops_vector_add_sm90_f16_t256_v8_u4 */
+    {0x0048000d000ULL, {0, 0, 0}, 90, 259}, /* line 520: tileops_vector_add_sm90_bf16_t256_v8_u4 */
+    {0x00480015000ULL, {0, 0, 0}, 90, 259}, /* line 524: tileops_vector_add_sm90_bf16_t256_v8_u4 */
+    {0x00480019000ULL, {0, 0, 0}, 90, 259}, /* line 528: tileops_vector_add_sm90_bf16_t256_v8_u4 */
+    {0x0048001d000ULL, {0, 0, 0}, 90, 259}, /* line 532: tileops_vector_add_sm90_bf16_t256_v8_u4 */
+    {0x008000013c0ULL, {0, 0, 0}, 90, 225}, /* line 440: tileops_softmax_split_sm90_f32_plain_w16_e4_v4_s16_rv0 */
+    {0x00800003540ULL, {0, 0, 0}, 90, 191}, /* line 404: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s32_rv0 */
+    {0x00800005440ULL, {0, 0, 0}, 90, 190}, /* line 452: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s16_rv0 */
+    {0x008000073c0ULL, {0, 0, 0}, 90, 232}, /* line 464: tileops_softmax_staged_sm90_f32_plain_w16_v4_s96_rv4 */
+    {0x0080000c440ULL, {0, 0, 0}, 90, 193}, /* line 428: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s64_rv5 */
+    {0x0080000d340ULL, {0, 0, 0}, 90, 187}, /* line 344: tileops_softmax_rows_sm90_f32_plain_w4_r1_e32_v1_p0 */
+    {0x0080000d3c0ULL, {0, 0, 0}, 90, 232}, /* line 416: tileops_softmax_staged_sm90_f32_plain_w16_v4_s96_rv4 */
+    {0x0080000d440ULL, {0, 0, 0}, 90, 193}, /* line 380: tileops_softmax_split_sm90_f32_plain_w8_e4_v4_s64_rv5 */
+    {0x0080000e3c0ULL, {0, 0, 0}, 90, 232}, /* line 368: tileops_softmax_staged_sm90_f32_plain_w16_v4_s96_rv4 */
+    {0x00800010340ULL, {0, 0, 0}, 90, 156}, /* line 356: tileops_softmax_rows_sm90_f32_plain_w8_r1_e32_v1_p0 */
+    {0x008000112c0ULL, {0, 0, 0}, 90, 188}, /* line 392: tileops_softmax_rows_sm90_f32_plain_w1_r1_e32_v4_p0 */
+    {0x008400013c0ULL, {0, 0, 0}, 90, 226}, /* line 444: tileops_softmax_split_sm90_f16_plain_w16_e8_v8_s16_rv0 */
+    {0x00840003540ULL, {0, 0, 0}, 90, 202}, /* line 408: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s16_rv0 */
+    {0x00840005440ULL, {0, 0, 0}, 90, 202}, /* line 456: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s16_rv0 */
+    {0x008400073c0ULL, {0, 0, 0}, 90, 202}, /* line 468: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s16_rv0 */
+    {0x0084000c440ULL, {0, 0, 0}, 90, 205}, /* line 432: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s64_rv5 */
+    {0x0084000d340ULL, {0, 0, 0}, 90, 166}, /* line 348: tileops_softmax_rows_sm90_f16_plain_w4_r1_e32_v8_p1 */
+    {0x0084000d3c0ULL, {0, 0, 0}, 90, 240}, /* line 420: tileops_softmax_staged_sm90_f16_plain_w8_v8_s64_rv0 */
+    {0x0084000d440ULL, {0, 0, 0}, 90, 205}, /* line 384: tileops_softmax_split_sm90_f16_plain_w8_e8_v8_s64_rv5 */
+    {0x0084000e3c0ULL, {0, 0, 0}, 90, 240}, /* line 372: tileops_softmax_staged_sm90_f16_plain_w8_v8_s64_rv0 */
+    {0x00840010340ULL, {0, 0, 0}, 90, 238}, /* line 360: tileops_softmax_staged_sm90_f16_plain_w4_v8_s16_rv0 */
+    {0x008400112c0ULL, {0, 0, 0}, 90, 165}, /* line 396: tileops_softmax_rows_sm90_f16_plain_w1_r4_e32_v8_p0 */
+    {0x008800013c0ULL, {0, 0, 0}, 90, 227}, /* line 448: tileops_softmax_split_sm90_bf16_plain_w8_e16_v8_s16_rv0 */
+    {0x00880003540ULL, {0, 0, 0}, 90, 214}, /* line 412: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s16_rv0 */
+    {0x00880005440ULL, {0, 0, 0}, 90, 214}, /* line 460: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s16_rv0 */
+    {0x008800073c0ULL, {0, 0, 0}, 90, 248}, /* line 472: tileops_softmax_staged_sm90_bf16_plain_w8_v8_s64_rv0 */
+    {0x0088000c440ULL, {0, 0, 0}, 90, 217}, /* line 436: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s64_rv5 */
+    {0x0088000d340ULL, {0, 0, 0}, 90, 178}, /* line 352: tileops_softmax_rows_sm90_bf16_plain_w4_r1_e32_v8_p1 */
+    {0x0088000d3c0ULL, {0, 0, 0}, 90, 248}, /* line 424: tileops_softmax_staged_sm90_bf16_plain_w8_v8_s64_rv0 */
+    {0x0088000d440ULL, {0, 0, 0}, 90, 217}, /* line 388: tileops_softmax_split_sm90_bf16_plain_w8_e8_v8_s64_rv5 */
+    {0x0088000e3c0ULL, {0, 0, 0}, 90, 248}, /* line 376: tileops_softmax_staged_sm90_bf16_plain_w8_v8_s64_rv0 */
+    {0x00880010340ULL, {0, 0, 0}, 90, 178}, /* line 364: tileops_softmax_rows_sm90_bf16_plain_w4_r1_e32_v8_p1 */
+    {0x008800112c0ULL, {0, 0, 0}, 90, 177}, /* line 400: tileops_softmax_rows_sm90_bf16_plain_w1_r4_e32_v8_p0 */
+    {0x0088040d340ULL, {0, 0, 0}, 90, 184}, /* line 476: tileops_softmax_rows_sm90_bf16_log_w4_r1_e32_v8_p1 */
+    {0x0088040d440ULL, {0, 0, 0}, 90, 223}, /* line 484: tileops_softmax_split_sm90_bf16_log_w8_e8_v8_s64_rv5 */
+    {0x0088040e3c0ULL, {0, 0, 0}, 90, 254}, /* line 480: tileops_softmax_staged_sm90_bf16_log_w16_v8_s64_rv0 */
     {0x00c4000b2cbULL, {0, 0, 0}, 90, 64}, /* line 96: tileops_gemm_sm90_f16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1 */
-    {0x00c4000c30cULL, {0, 0, 0}, 90, 123}, /* line 112: tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1 */
+    {0x00c4000c30cULL, {0, 0, 0}, 90, 127}, /* line 112: tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1 */
     {0x00c4000d34dULL, {0, 0, 0}, 90, 99}, /* line 128: tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1 */
     {0x00c4000e38eULL, {0, 0, 0}, 90, 99}, /* line 144: tileops_gemm_wgmma_sm90_f16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1 */
     {0x00c4040134dULL, {0, 0, 0}, 90, 73}, /* line 160: tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s8_a1 */
@@ -67,21 +67,21 @@ static const struct tileops_tuned_entry entries_0[] = {
     {0x00c4040538dULL, {0, 0, 0}, 90, 95}, /* line 208: tileops_gemm_small_m_sm90_f16_nk_m16_n64_k64_w4_kw1_s6_a1 */
     {0x00c4040538dULL, {16, 11008, 4096}, 90, 92}, /* line 212: tileops_gemm_small_m_sm90_f16_nk_m16_n32_k256_w2_kw4_s3_a1 */
     {0x00c4040544dULL, {0, 0, 0}, 90, 96}, /* line 232: tileops_gemm_small_m_sm90_f16_nk_m16_n128_k128_w4_kw1_s3_a1 */
-    {0x00c4040834dULL, {0, 0, 0}, 90, 108}, /* line 240: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
-    {0x00c4040834eULL, {0, 0, 0}, 90, 108}, /* line 256: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
-    {0x00c4040838dULL, {0, 0, 0}, 90, 125}, /* line 248: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
-    {0x00c4040844dULL, {0, 0, 0}, 90, 106}, /* line 264: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1 */
+    {0x00c4040834dULL, {0, 0, 0}, 90, 109}, /* line 240: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
+    {0x00c4040834eULL, {0, 0, 0}, 90, 109}, /* line 256: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
+    {0x00c4040838dULL, {0, 0, 0}, 90, 129}, /* line 248: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
+    {0x00c4040844dULL, {0, 0, 0}, 90, 107}, /* line 264: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1 */
     {0x00c4040b2cbULL, {0, 0, 0}, 90, 65}, /* line 100: tileops_gemm_sm90_f16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1 */
-    {0x00c4040c30cULL, {0, 0, 0}, 90, 108}, /* line 116: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
-    {0x00c4040d34dULL, {0, 0, 0}, 90, 105}, /* line 132: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c4040d34eULL, {0, 0, 0}, 90, 105}, /* line 280: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c4040d38dULL, {0, 0, 0}, 90, 105}, /* line 272: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c4040d44dULL, {0, 0, 0}, 90, 105}, /* line 288: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c4040e38eULL, {0, 0, 0}, 90, 105}, /* line 148: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c4040c30cULL, {0, 0, 0}, 90, 109}, /* line 116: tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
+    {0x00c4040d34dULL, {0, 0, 0}, 90, 106}, /* line 132: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c4040d34eULL, {0, 0, 0}, 90, 106}, /* line 280: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c4040d38dULL, {0, 0, 0}, 90, 106}, /* line 272: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c4040d44dULL, {0, 0, 0}, 90, 106}, /* line 288: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c4040e38eULL, {0, 0, 0}, 90, 106}, /* line 148: tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
     {0x00c8000b2cbULL, {0, 0, 0}, 90, 66}, /* line 104: tileops_gemm_sm90_bf16_kn_m64_n64_k64_wm2_wn2_s4_a1_e1 */
-    {0x00c8000c30cULL, {0, 0, 0}, 90, 114}, /* line 120: tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1 */
-    {0x00c8000d34dULL, {0, 0, 0}, 90, 111}, /* line 136: tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c8000e38eULL, {0, 0, 0}, 90, 111}, /* line 152: tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8000c30cULL, {0, 0, 0}, 90, 116}, /* line 120: tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1 */
+    {0x00c8000d34dULL, {0, 0, 0}, 90, 113}, /* line 136: tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8000e38eULL, {0, 0, 0}, 90, 113}, /* line 152: tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1 */
     {0x00c8040134dULL, {0, 0, 0}, 90, 85}, /* line 164: tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1 */
     {0x00c8040134eULL, {0, 0, 0}, 90, 85}, /* line 188: tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s8_a1 */
     {0x00c8040138dULL, {0, 0, 0}, 90, 93}, /* line 176: tileops_gemm_small_m_sm90_bf16_nk_m16_n64_k128_w4_kw1_s4_a1 */
@@ -97,24 +97,24 @@ static const struct tileops_tuned_entry entries_0[] = {
     {0x00c8040544dULL, {0, 0, 0}, 90, 97}, /* line 236: tileops_gemm_small_m_sm90_bf16_nk_m16_n128_k128_w4_kw1_s3_a1 */
     {0x00c8040634dULL, {0, 0, 0}, 90, 86}, /* line 308: tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s4_a1 */
     {0x00c8040734dULL, {0, 0, 0}, 90, 98}, /* line 312: tileops_gemm_small_m_sm90_bf16_nk_m64_n128_k64_w4_kw1_s8_a1 */
-    {0x00c8040834dULL, {0, 0, 0}, 90, 120}, /* line 244: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
-    {0x00c8040834eULL, {0, 0, 0}, 90, 120}, /* line 260: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
-    {0x00c8040838dULL, {0, 0, 0}, 90, 126}, /* line 252: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1 */
-    {0x00c8040844dULL, {0, 0, 0}, 90, 118}, /* line 268: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1 */
-    {0x00c8040a34dULL, {0, 0, 0}, 90, 124}, /* line 316: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
+    {0x00c8040834dULL, {0, 0, 0}, 90, 123}, /* line 244: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
+    {0x00c8040834eULL, {0, 0, 0}, 90, 123}, /* line 260: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
+    {0x00c8040838dULL, {0, 0, 0}, 90, 130}, /* line 252: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1 */
+    {0x00c8040844dULL, {0, 0, 0}, 90, 121}, /* line 268: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1 */
+    {0x00c8040a34dULL, {0, 0, 0}, 90, 128}, /* line 316: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
     {0x00c8040b2cbULL, {0, 0, 0}, 90, 67}, /* line 108: tileops_gemm_sm90_bf16_nk_m64_n64_k64_wm2_wn2_s4_a1_e1 */
-    {0x00c8040b34dULL, {0, 0, 0}, 90, 124}, /* line 320: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
-    {0x00c8040c30cULL, {0, 0, 0}, 90, 124}, /* line 124: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
-    {0x00c8040c34dULL, {0, 0, 0}, 90, 117}, /* line 324: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c8040d34dULL, {0, 0, 0}, 90, 117}, /* line 140: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c8040d34eULL, {0, 0, 0}, 90, 117}, /* line 284: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c8040d38dULL, {0, 0, 0}, 90, 117}, /* line 276: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c8040d44dULL, {0, 0, 0}, 90, 117}, /* line 292: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c8040e38eULL, {0, 0, 0}, 90, 117}, /* line 156: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8040b34dULL, {0, 0, 0}, 90, 128}, /* line 320: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
+    {0x00c8040c30cULL, {0, 0, 0}, 90, 128}, /* line 124: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 */
+    {0x00c8040c34dULL, {0, 0, 0}, 90, 120}, /* line 324: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8040d34dULL, {0, 0, 0}, 90, 120}, /* line 140: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8040d34eULL, {0, 0, 0}, 90, 120}, /* line 284: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8040d38dULL, {0, 0, 0}, 90, 120}, /* line 276: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8040d44dULL, {0, 0, 0}, 90, 120}, /* line 292: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8040e38eULL, {0, 0, 0}, 90, 120}, /* line 156: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
     {0x00c8044538dULL, {0, 0, 0}, 90, 94}, /* line 328: tileops_gemm_small_m_sm90_bf16_nk_m16_n32_k256_w2_kw4_s3_a1 */
-    {0x00c8044838dULL, {0, 0, 0}, 90, 120}, /* line 332: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
-    {0x00c8044d34dULL, {0, 0, 0}, 90, 117}, /* line 340: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
-    {0x00c8044d38dULL, {0, 0, 0}, 90, 117}, /* line 336: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8044838dULL, {0, 0, 0}, 90, 123}, /* line 332: tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1 */
+    {0x00c8044d34dULL, {0, 0, 0}, 90, 120}, /* line 340: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
+    {0x00c8044d38dULL, {0, 0, 0}, 90, 120}, /* line 336: tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 */
     {0x0104080c308ULL, {0, 0, 0}, 90, 30}, /* line 80: tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1 */
     {0x0104080f3c5ULL, {0, 0, 0}, 90, 30}, /* line 88: tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1 */
     {0x0104084c308ULL, {0, 0, 0}, 90, 43}, /* line 84: tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s3_wg2_p1 */

@@ -323,10 +323,11 @@ START_TEST(bench_choices)
              * splits ran 37.9 us at 1x11008x4096, n32 35.3), n128 k128 with one split at N =
              * 14336 (112 blocks: 39.3-40.2 us, n32's 4 rounds 44.9, n128 k64 with 2 splits
              * 45.4), an n128 small-M tile at 128256 (not tiled 64x64); at M = 128 the
-             * gemm_wgmma 128x128 tiles, split along K where they leave SMs idle (128x4096x4096
-             * 27.4 us against small-M's m64 n128 31.4 and wgmma 128x256's 34.0; 128x11008x4096
-             * 38.6 against 52.8-54.5; 128x4096x11008 44.9 against 50.8-58.8; 128x14336x4096
-             * 43.8 against 57.3-59.8), and 128x256 for M = 4096 and squares from 2048 (4096^3
+             * gemm_wgmma 64x64 tiles where N = 4096 (the H100: 128x4096x4096 22.6 us against
+             * 28.2-29.6 for 128x128 split along K; 128x4096x11008 48.5 against 51.5-53.9),
+             * else 128x128 (128x11008x4096 38.6 against small-M's 52.8-54.5, 47.1 against
+             * 64x64's 50.3 on the H100; 128x14336x4096 43.8 against 57.3-59.8), and 128x256
+             * for M = 4096 and squares from 2048 (4096^3
              * 188-200 us; the sm80 template's best 288.6); the sm80 64x64 tiles at 1024^3
              * (15.5 us against wgmma's 21.7) */
             const char *want = NULL;
@@ -336,6 +337,8 @@ START_TEST(bench_choices)
                 want = "small_m_sm90_%s_nk_m16_n128_k128_";
             else if (m <= 16 && n == 128256)
                 want = "small_m_sm90_%s_nk_m16_n128_";
+            else if (m == 128 && n == 4096)
+                want = "gemm_wgmma_sm90_%s_nk_m64_n64_k64_s12_wg1_";
             else if (m == 128 && n != 128256)
                 want = "gemm_wgmma_sm90_%s_nk_m128_n128_k64_s6_wg2_c1_";
             else if (m == 4096 || (m == n && n == k && m >= 2048))

@@ -5,19 +5,21 @@
 // serves:   gemm (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=bf16, layout in {kn, nk}
-// instances (14), in dispatch preference order:
+// instances (16), in dispatch preference order:
 //   tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1: layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1: layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c2_g8_ks1: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks1: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3: layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1: layout=kn bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 215168 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1: layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1: layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 232448 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c2_g8_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=2 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=2; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
+//   tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1: layout=nk bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1; pointers aligned to 16 bytes; 215168 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //   tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g4_ks1: layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=4 ksplit=1; pointers aligned to 16 bytes; 231936 bytes of dynamic smem
 //
@@ -177,6 +179,31 @@ extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks
     return tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3::fit(args, workspace);
 }
 
+namespace tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1 {
+// configuration: dtype=bf16 layout=kn bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1
+typedef __nv_bfloat16 elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_KN;
+constexpr int BM = 64;
+constexpr int BN = 64;
+constexpr int BK = 64;
+constexpr int STAGES = 12;
+constexpr int CONSUMERS = 1;
+constexpr int CLUSTER = 1;
+constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
+constexpr int SMEM_BYTES = 215168;
+#include "gemm_sm90.cu"
+}  // namespace tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1::fit(args, workspace);
+}
+
 namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1 {
 // configuration: dtype=bf16 layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1
 typedef __nv_bfloat16 elem_t;
@@ -325,6 +352,31 @@ extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_la
 extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace)
 {
     return tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3::fit(args, workspace);
+}
+
+namespace tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1 {
+// configuration: dtype=bf16 layout=nk bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1
+typedef __nv_bfloat16 elem_t;
+enum { LAYOUT_KN = 0, LAYOUT_NK = 1 };
+constexpr int LAYOUT = LAYOUT_NK;
+constexpr int BM = 64;
+constexpr int BN = 64;
+constexpr int BK = 64;
+constexpr int STAGES = 12;
+constexpr int CONSUMERS = 1;
+constexpr int CLUSTER = 1;
+constexpr int GROUP = 8;
+constexpr int KSPLIT = 1;
+constexpr int SMEM_BYTES = 215168;
+#include "gemm_sm90.cu"
+}  // namespace tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1
+extern "C" int tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1::launch(args, stream);
+}
+extern "C" int64_t tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_fit(const void *args, size_t *workspace)
+{
+    return tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1::fit(args, workspace);
 }
 
 namespace tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1 {

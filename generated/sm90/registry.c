@@ -214,6 +214,8 @@ int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const v
 int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
@@ -226,6 +228,8 @@ int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const v
 int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_f16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_f16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
@@ -238,6 +242,8 @@ int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const 
 int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
@@ -250,6 +256,8 @@ int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch(const 
 int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit(const void *args, size_t *workspace);
+int tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_fit(const void *args, size_t *workspace);
 int tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1_launch(const void *args, struct CUstream_st *stream);
@@ -730,6 +738,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
     {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
      tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 215168, "layout=kn bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_fit, 0},
     {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1",
      tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit, 0},
     {"tileops_gemm_wgmma_sm90_f16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1",
@@ -742,6 +752,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
     {"tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
      tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_f16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_f16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 1, 16, 215168, "layout=nk bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_f16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_fit, 0},
     {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1",
      tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c2_g8_ks1_fit, 0},
     {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n256_k64_s4_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 232448, "layout=kn bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1",
@@ -754,6 +766,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
     {"tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 231936, "layout=kn bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
      tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_bf16_kn_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 0, 16, 215168, "layout=kn bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_kn_m64_n64_k64_s12_wg1_c1_g8_ks1_fit, 0},
     {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=2 group=8 ksplit=1",
      tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c2_g8_ks1_fit, 0},
     {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n256_k64_s4_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 232448, "layout=nk bm=128 bn=256 bk=64 stages=4 consumers=2 cluster=1 group=8 ksplit=1",
@@ -766,6 +780,8 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks2_fit, 0},
     {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=8 ksplit=3",
      tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_launch, tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g8_ks3_fit, 0},
+    {"tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 215168, "layout=nk bm=64 bn=64 bk=64 stages=12 consumers=1 cluster=1 group=8 ksplit=1",
+     tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_bf16_nk_m64_n64_k64_s12_wg1_c1_g8_ks1_fit, 0},
     {"tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_F16, 0, 16, 199168, "layout=kn bm=128 bn=128 bk=64 stages=5 consumers=2 cluster=1 group=8 ksplit=1",
      tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_launch, tileops_gemm_wgmma_sm90_f16_kn_m128_n128_k64_s5_wg2_c1_g8_ks1_fit, 1},
     {"tileops_gemm_wgmma_sm90_bf16_nk_m128_n128_k64_s6_wg2_c1_g16_ks1", TILEOPS_OP_GEMM, 90, TILEOPS_BF16, 1, 16, 231936, "layout=nk bm=128 bn=128 bk=64 stages=6 consumers=2 cluster=1 group=16 ksplit=1",
@@ -1036,4 +1052,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm90_count = 257;
+const int tileops_registry_sm90_count = 261;

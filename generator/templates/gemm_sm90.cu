@@ -59,7 +59,10 @@ constexpr int B_TILE_BYTES = BN * BK * 2;
 constexpr int STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES;
 constexpr int RING_BYTES = STAGES * STAGE_BYTES;
 constexpr int KN_BLOCK_BYTES = BK * 128;        // KN: one 64-column block of B
-constexpr int KN_MINE = BN / 64 / CLUSTER;      // KN: the blocks each CTA of a cluster loads
+// KN: each CTA of a cluster loads KN_MINE of the tile's 64-column blocks, KN_ROWS k rows of
+// each: whole blocks, or (one block, BN = 64) its 1/CLUSTER of the block's k rows.
+constexpr int KN_MINE = BN / 64 >= CLUSTER ? BN / 64 / CLUSTER : 1;
+constexpr int KN_ROWS = BN / 64 >= CLUSTER ? BK : BK / CLUSTER;
 constexpr int B_PART_BYTES = B_TILE_BYTES / CLUSTER; // NK: each CTA's rows of B
 // The epilogue stages each consumer's 64 x BN result 64 columns at a time (one 128-byte
 // swizzled TMA store box) in two buffers, so one block's store runs while the next is written.
@@ -76,7 +79,7 @@ static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
 static_assert(BM == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
 static_assert(BK == 64, "BK is one 128-byte swizzle row of 2-byte elements");
-static_assert(BN == 128 || BN == 256, "BN is 128 or 256 (the wgmma shapes tileops_hopper.cuh has)");
+static_assert(BN == 64 || BN == 128 || BN == 256, "BN is 64, 128 or 256 (one wgmma m64nBNk16)");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 CTAs along M");
 static_assert(KSPLIT == 1 || (CLUSTER == 1 && KSPLIT <= 8), "a cluster splits M or K, at most 8 CTAs");
 static_assert(KSPLIT == 1 || CONSUMERS * JB * PART_BLOCK_BYTES <= RING_BYTES,
@@ -145,8 +148,10 @@ static __device__ __forceinline__ void mma_k16(float (&acc)[N], uint64_t da, uin
 {
     if constexpr (N == 128)
         wgmma_m64n256k16<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
-    else
+    else if constexpr (N == 64)
         wgmma_m64n128k16<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
+    else
+        wgmma_m64n64k16<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
 }
 
 // One TMA box of B into dst: multicast to the whole cluster when there is one.
@@ -457,7 +462,10 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
     if (wg == 0) {
         // ---- producer: one thread issues every copy (with a K split, the whole warpgroup
         // meets the consumers' two cluster barriers of each work item) ----
-        setmaxnreg_dec<PRODUCER_REGS>();
+        // One consumer (256 threads) has 255 registers a thread without moving any; moving
+        // them would wait for ever if the launch allocated fewer than the budgets add up to.
+        if (CONSUMERS > 1)
+            setmaxnreg_dec<PRODUCER_REGS>();
         int s = 0;
         unsigned phase = 0;
         for (int w = first; w < works && (tid == 0 || KSPLIT > 1); w += step) {
@@ -473,7 +481,9 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
                 const int k0 = kt * BK;
                 tma_load_2d(sa, &tma_a, full, k0, m0);
                 // B: this CTA's 1/CLUSTER of the tile, into every CTA of the cluster
-                if (B_KN) {
+                if (B_KN && KN_ROWS < BK) {
+                    load_b(sb + mrank * KN_ROWS * 128, &tma_b, full, n0, k0 + (int)mrank * KN_ROWS);
+                } else if (B_KN) {
 #pragma unroll
                     for (int j = (int)mrank * KN_MINE; j < ((int)mrank + 1) * KN_MINE; j++)
                         load_b(sb + j * KN_BLOCK_BYTES, &tma_b, full, n0 + 64 * j, k0);
@@ -491,7 +501,8 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
         }
     } else {
         // ---- consumers ----
-        setmaxnreg_inc<CONSUMER_REGS>();
+        if (CONSUMERS > 1)
+            setmaxnreg_inc<CONSUMER_REGS>();
         const int c = wg - 1, lt = tid % 128;
         const bool leader = lt == 0; // arrives on the empty barriers for the warpgroup
         const bool has_bias = (p.epilogue & TILEOPS_EPILOGUE_BIAS) && p.bias;
@@ -663,12 +674,12 @@ static int launch(const void *args, cudaStream_t stream)
     const int bf16 = elem_is_bf16((const elem_t *)0); // tileops_mma.cuh
     CUtensorMap ma, mb, md;
     // A [M][K]: boxes of BK x BM. B [N][K]: BK x BN/CLUSTER (each CTA's part); B [K][N]: 64
-    // columns x BK rows. D [M][N]: 64 x 64 (an epilogue block).
+    // columns x KN_ROWS rows. D [M][N]: 64 x 64 (an epilogue block).
     err = tileops__tensor_map_2d(&ma, bf16, p->a, (uint64_t)p->k, (uint64_t)p->m,
                                  (uint64_t)p->lda * 2, BK, BM, 1);
     if (!err)
         err = B_KN ? tileops__tensor_map_2d(&mb, bf16, p->b, (uint64_t)p->n, (uint64_t)p->k,
-                                            (uint64_t)p->ldb * 2, 64, BK, 1)
+                                            (uint64_t)p->ldb * 2, 64, KN_ROWS, 1)
                    : tileops__tensor_map_2d(&mb, bf16, p->b, (uint64_t)p->k, (uint64_t)p->n,
                                             (uint64_t)p->ldb * 2, BK, BN / CLUSTER, 1);
     if (!err)
