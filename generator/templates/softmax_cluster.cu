@@ -49,6 +49,8 @@ kernel(tileops_softmax_args a, int64_t len)
     const unsigned rank = cluster_ctarank();
     const int64_t clusters = gridDim.x / CLUSTER;
     int set = 0;
+    bool started = false; // every block of the cluster runs: the pushes may begin
+    cluster_arrive_relaxed();
     for (int64_t row = blockIdx.x / CLUSTER; row < a.rows; row += clusters, set ^= 1) {
         __syncthreads(); // everyone is done with the previous row's stage and red
         const chunk k = make_chunk(a, row, rank, len, t);
@@ -57,6 +59,8 @@ kernel(tileops_softmax_args a, int64_t len)
         const float extra = load_extra(k);
         float m, s, m2, scale;
         stage_reduce(stage, q, k, t, extra, red, m, s); // s is 0 where m is -inf
+        if (!started) // under the first row's loads
+            cluster_wait(), started = true;
         if (t < CLUSTER)
             st_shared_cluster_f32x2(smem_addr(&part[set][rank]), (unsigned)t, m, s);
         cluster_sync();
@@ -73,7 +77,9 @@ kernel(tileops_softmax_args a, int64_t len)
         write_extra(k, extra, m, m2, scale);
     }
     // (no block leaves while another may push into it: every push precedes a cluster barrier
-    // that the receiving block also waits at)
+    // that the receiving block also waits at; a block with no row waits for the others' entry)
+    if (!started)
+        cluster_wait();
 }
 
 // ---- host side --------------------------------------------------------------------------

@@ -90,6 +90,18 @@ static __device__ __forceinline__ void cluster_sync()
                                     "barrier.cluster.wait.acquire;" ::: "memory"));
 }
 
+// cluster_sync in two halves: this thread's arrival (relaxed: it orders nothing), and the wait
+// for every thread of the cluster's. Distributed shared memory of a CTA may be touched only once
+// it runs: arrive at entry, wait before the first access, and do other work between.
+static __device__ __forceinline__ void cluster_arrive_relaxed()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"));
+}
+static __device__ __forceinline__ void cluster_wait()
+{
+    TILEOPS_SM90A_ONLY(asm volatile("barrier.cluster.wait.acquire;" ::: "memory"));
+}
+
 // One arrival on the barrier at the same shared-memory offset as bar in CTA `cta` of the
 // cluster (this CTA's own included). Release at CTA scope, as a local arrival: at cluster
 // scope it adds a fence that stalls the arriving thread for about a microsecond.
