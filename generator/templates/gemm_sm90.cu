@@ -42,7 +42,8 @@
 // the 128B swizzle (TMA writes it, wgmma's descriptors read it):
 //   - A, and B as [N,K] (NK): K-major tiles, rows of 64 k; a k16 step is +32 bytes.
 //   - B as [K,N] (KN): BN/64 blocks of [BK][64 n], each one TMA box of 64 columns (128 bytes,
-//     the swizzle's limit) by BK rows: N-major, wgmma's transposed B (tnspB = 1), the blocks
+//     the swizzle's limit) by BK rows (a cluster sharing one block: each CTA its BK/CLUSTER
+//     rows, KN_ROWS): N-major, wgmma's transposed B (tnspB = 1), the blocks
 //     KN_BLOCK_BYTES apart (the descriptor's leading byte offset), 8 k rows 1024 bytes apart
 //     (its stride byte offset); a k16 step is +16 rows.
 // Then two 64 x 64 staging blocks a consumer (the epilogue), each consumer's copy of the tile's

@@ -48,10 +48,10 @@ kernel(tileops_softmax_args a, int64_t len)
     const int t = threadIdx.x;
     const unsigned rank = cluster_ctarank();
     const int64_t clusters = gridDim.x / CLUSTER;
+    const int64_t first = blockIdx.x / CLUSTER; // this cluster's first row
     int set = 0;
-    bool started = false; // every block of the cluster runs: the pushes may begin
-    cluster_arrive_relaxed();
-    for (int64_t row = blockIdx.x / CLUSTER; row < a.rows; row += clusters, set ^= 1) {
+    cluster_arrive_relaxed(); // waited for before the first push: every block then runs
+    for (int64_t row = first; row < a.rows; row += clusters, set ^= 1) {
         __syncthreads(); // everyone is done with the previous row's stage and red
         const chunk k = make_chunk(a, row, rank, len, t);
         vec_t q[TAIL > 0 ? TAIL : 1];
@@ -59,8 +59,8 @@ kernel(tileops_softmax_args a, int64_t len)
         const float extra = load_extra(k);
         float m, s, m2, scale;
         stage_reduce(stage, q, k, t, extra, red, m, s); // s is 0 where m is -inf
-        if (!started) // under the first row's loads
-            cluster_wait(), started = true;
+        if (row == first) // under the first row's loads
+            cluster_wait();
         if (t < CLUSTER)
             st_shared_cluster_f32x2(smem_addr(&part[set][rank]), (unsigned)t, m, s);
         cluster_sync();
@@ -78,7 +78,7 @@ kernel(tileops_softmax_args a, int64_t len)
     }
     // (no block leaves while another may push into it: every push precedes a cluster barrier
     // that the receiving block also waits at; a block with no row waits for the others' entry)
-    if (!started)
+    if (first >= a.rows)
         cluster_wait();
 }
 
