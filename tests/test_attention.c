@@ -116,6 +116,10 @@ static const struct acase cases[] = {
      .causal = BOTH},
     {.what = "17x2048 mqa 8/1", .batch = 1, .sq = 17, .skv = 2048, .hq = 8, .hkv = 1,
      .causal = BOTH, .big = 1},
+    /* more work items (q tiles x heads) than SMs: a persistent grid's CTAs take two or
+     * three items each (up to 136 SMs), its Q buffers in turn */
+    {.what = "many items s130 gqa 136/8", .batch = 1, .sq = 130, .skv = 130, .hq = 136,
+     .hkv = 8, .causal = BOTH},
     /* GQA ratios 1, 4 and 8 (= MQA for 8 query heads), and MQA with an odd ratio */
     {.what = "gqa 8/8", .batch = 1, .sq = 130, .skv = 190, .hq = 8, .hkv = 8, .causal = BOTH},
     {.what = "gqa 8/2", .batch = 1, .sq = 130, .skv = 190, .hq = 8, .hkv = 2, .causal = BOTH},
@@ -799,6 +803,7 @@ static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
                                              "varlen mqa 3/1", "17x0 (no keys)",
                                              "varlen non-finite neighbour",
                                              "window 77x203 left 20 right 10",
+                                             "many items s130 gqa 136/8",
                                              "softcap 5 window 64", "varlen window softcap"};
 
 START_TEST(every_instance)

@@ -7,16 +7,19 @@
 // HEAD_DIM_96, HEAD_DIM_128, HEAD_DIM_256; BLOCK_M query rows per CTA (64 a consumer
 // warpgroup), BLOCK_N keys per K/V tile, STAGES K/V tiles in the ring, CONSUMERS consumer
 // warpgroups, PINGPONG (1: two consumers take turns issuing their GEMMs); SMEM_BYTES (the
-// spec's formula). Takes tileops_attention_args (libops/op_args.h),
-// validated by libops/attention.c. Uses tileops_hopper.cuh, tileops_attention.cuh, tensor_map.h
+// spec's formula). Takes
+// tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses tileops_hopper.cuh, tileops_attention.cuh, tensor_map.h
 // and the host cost model (all included by tileops_device.cuh).
 //
-// One CTA computes BLOCK_M rows of O for one (query head, sequence) over all the keys they see;
-// CTA = one producer warpgroup + CONSUMERS consumer warpgroups:
-//   - The producer gives its registers away (setmaxnreg.dec); one thread loads Q's tile once and
-//     then K(j), V(j) for every key tile by TMA, each into its ring slot once the consumers have
-//     released it (full / empty mbarriers, K and V apart, so K(j) is free as soon as S(j) is
-//     done). The views' strides may come in any order (tensor maps of 4 dimensions, the outer
+// A work item is BLOCK_M rows of O for one (query head, sequence) over all the keys they see.
+// Dense non-causal calls with short items (head dims up to 96) run a persistent grid (one CTA
+// an SM takes items blockIdx.x, + gridDim.x, ...: all of equal work), the others one item a CTA. CTA = one producer warpgroup +
+// CONSUMERS consumer warpgroups:
+//   - The producer gives its registers away (setmaxnreg.dec); one thread loads an item's Q tile
+//     into one of QBUF buffers once the consumers have finished with it, then K(j), V(j) for
+//     every key tile by TMA, each into its ring slot once the consumers have released it (full /
+//     empty mbarriers, K and V apart, so K(j) is free as soon as S(j) is done); the ring runs on
+//     across items, so the next item's first tiles and Q land under this one's last. The views' strides may come in any order (tensor maps of 4 dimensions, the outer
 //     three sorted by stride); TMA zero-fills rows past the tensor.
 //   - Consumer warpgroup c owns query rows 64c .. 64c+63: S = Q·Kᵀ by wgmma from shared memory,
 //     online softmax in fp32 on the accumulators (the scale folded into one FFMA before exp2),
@@ -28,8 +31,9 @@
 //   - Causal and the sliding window (bottom-right: row i sits at i + len_kv - len_q): tiles
 //     wholly outside are never loaded; tiles crossing an edge (or the sequence end) are masked.
 //     Softcap, when on, caps the scaled scores before the mask; the softmax then scales by 1.
-//   - Epilogue: O / rowsum staged in the consumer's own rows of Q's region (swizzled), then
-//     16-byte stores of the rows inside the sequence; the LSE when asked. A row that sees no key
+//   - Epilogue: O / rowsum staged in the consumer's own rows of the item's Q buffer (swizzled),
+//     then 16-byte stores of the rows inside the sequence; the LSE when asked; then the buffer
+//     is released to the producer. A row that sees no key
 //     stores zeros and LSE -inf.
 //   - Variable-length batches: the maps span the packed rows, so a tile that runs past its
 //     sequence reads the next one's rows. Their scores are masked, and the last V tile's rows
@@ -37,9 +41,10 @@
 // Head dim 96 runs as 128 (the maps' bounds zero-fill columns 96-127, which add 0 to S; O's
 // columns past 96 are not stored).
 //
-// Shared memory (1024-byte aligned): Q [BLOCK_M][DP], then STAGES K tiles and STAGES V tiles
-// [BLOCK_N][DP], each as DP/64 blocks of 64 columns (128-byte rows, the 128B swizzle: one TMA
-// box each), then the barriers: q_full, k_full[STAGES], k_empty, v_full, v_empty. Hardware
+// Shared memory (1024-byte aligned): QBUF Q tiles [BLOCK_M][DP], then STAGES K tiles and STAGES
+// V tiles [BLOCK_N][DP], each as DP/64 blocks of 64 columns (128-byte rows, the 128B swizzle:
+// one TMA box each), then the barriers: q_full[QBUF], q_empty[QBUF], k_full[STAGES], k_empty,
+// v_full, v_empty. Hardware
 // barriers: 1 the consumers together, 2 + c consumer c's ping-pong turn, 4 + c its epilogue.
 
 constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
@@ -47,13 +52,20 @@ constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
 constexpr int DP = (D + 63) / 64 * 64;         // whole 64-column blocks
 constexpr int DB = DP / 64;
 constexpr int NTHREADS = (CONSUMERS + 1) * 128;
+// Dense non-causal calls on a persistent grid up to d96: at d128 and d256 the loop over work
+// items costs the consumers spills (their 240 registers hold O, S and P).
+constexpr bool PERSISTENT = D <= 96;
 constexpr int SACC = BLOCK_N / 2;              // S accumulators a consumer thread
 constexpr int OACC = DP / 2;                   // O accumulators a consumer thread
 constexpr int Q_BLOCK_BYTES = BLOCK_M * 128;   // one 64-column block of Q
 constexpr int Q_BYTES = DB * Q_BLOCK_BYTES;
 constexpr int KV_BLOCK_BYTES = BLOCK_N * 128;  // one 64-column block of a K or V tile
 constexpr int KV_BYTES = DB * KV_BLOCK_BYTES;
-constexpr int SMEM_TOTAL = Q_BYTES + 2 * STAGES * KV_BYTES + 2048; // + alignment slack, barriers
+// Two Q buffers where they fit (the next item's Q lands while this one's epilogue stages O in
+// its own), else one.
+constexpr int SMEM_ONE_Q = Q_BYTES + 2 * STAGES * KV_BYTES + 2048; // + alignment slack, barriers
+constexpr int QBUF = PERSISTENT && SMEM_ONE_Q + Q_BYTES <= 227 * 1024 ? 2 : 1;
+constexpr int SMEM_TOTAL = SMEM_ONE_Q + (QBUF - 1) * Q_BYTES;
 constexpr int PRODUCER_REGS = 24;
 constexpr int CONSUMER_REGS = CONSUMERS == 2 ? 240 : 160;
 
@@ -63,7 +75,7 @@ static_assert(BLOCK_M == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
 static_assert(CONSUMERS == 2 || CONSUMERS == 3, "two or three consumer warpgroups");
 static_assert(BLOCK_N == 64 || BLOCK_N == 128, "S tiles are the m64n64 / m64n128 wgmma shapes");
 static_assert(DP == 64 || DP == 128 || DP == 256, "O is one m64n64/128/256 wgmma");
-static_assert(STAGES >= 2 && (1 + 4 * STAGES) * 8 <= 1024, "the barriers fit their 1024 bytes");
+static_assert(STAGES >= 2 && (2 * QBUF + 4 * STAGES) * 8 <= 1024, "the barriers fit their 1024 bytes");
 // setmaxnreg moves registers within what the CTA got at launch (the launch bound's count a
 // thread, a multiple of 8): more would block the consumers' setmaxnreg.inc for ever.
 static_assert(PRODUCER_REGS * 128 + CONSUMER_REGS * 128 * CONSUMERS <=
@@ -92,6 +104,22 @@ static __device__ __forceinline__ void load_box(uint32_t dst, const CUtensorMap 
     const int c2 = o.seq == 2 ? row : o.head == 2 ? head : batch;
     const int c3 = o.seq == 3 ? row : o.head == 3 ? head : batch;
     tma_load_4d(dst, map, bar, col, c1, c2, c3);
+}
+
+// A Q, K or V tile into the buffer at dst once the consumers have released its previous
+// contents (the empty barrier's phase before `round`; the first round passes at once): DB boxes
+// of 64 columns, block_bytes apart, at (row, head, batch), completing on the full barrier.
+// Whole boxes count, zero-filled ones too.
+static __device__ __forceinline__ void load_tile(uint32_t dst, int block_bytes,
+                                                 const CUtensorMap *map, uint32_t full,
+                                                 uint32_t empty, unsigned round, int row,
+                                                 int head, int batch, tma_order o)
+{
+    mbarrier_wait(empty, round ^ 1);
+    mbarrier_arrive_expect_tx(full, DB * block_bytes);
+#pragma unroll
+    for (int kb = 0; kb < DB; kb++)
+        load_box(dst + kb * block_bytes, map, full, 64 * kb, row, head, batch, o);
 }
 
 // S (+)= one k16 step of Q (this consumer's 64 rows) x K tile (BLOCK_N keys: N = 2 x R).
@@ -170,10 +198,24 @@ static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&ro
 {
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-        float mx = row_max[h];
+        // The max as a tree of halvings, not a chain: every exp waits for it.
+        float m[SACC / 4];
 #pragma unroll
         for (int j = 0; j < SACC / 4; j++)
-            mx = max_nan(mx, max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
+            m[j] = max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
+#pragma unroll
+        for (int j = 0; j < SACC / 8; j++)
+            m[j] = max_nan(m[j], m[j + SACC / 8]);
+#pragma unroll
+        for (int j = 0; j < SACC / 16; j++)
+            m[j] = max_nan(m[j], m[j + SACC / 16]);
+#pragma unroll
+        for (int j = 0; j < SACC / 32; j++)
+            m[j] = max_nan(m[j], m[j + SACC / 32]);
+#pragma unroll
+        for (int j = 0; j < SACC / 64; j++)
+            m[j] = max_nan(m[j], m[j + SACC / 64]);
+        float mx = max_nan(row_max[h], m[0]);
         mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
         mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
         // A row with no visible key yet keeps max -inf: subtract 0 instead, so that its exps
@@ -181,15 +223,15 @@ static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&ro
         const float ms = mx == -INFINITY ? 0.0f : mx * scale_log2;
         corr[h] = fast_exp2(row_max[h] * scale_log2 - ms);
         row_max[h] = mx;
-        float sum = 0.0f;
+        float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // four chains, not one: shorter latency
 #pragma unroll
         for (int j = 0; j < SACC / 4; j++)
 #pragma unroll
             for (int e = 2 * h; e < 2 * h + 2; e++) {
                 s[4 * j + e] = fast_exp2(fmaf(s[4 * j + e], scale_log2, -ms));
-                sum += s[4 * j + e];
+                sum[(2 * j + e) % 4] += s[4 * j + e];
             }
-        row_sum[h] = row_sum[h] * corr[h] + sum;
+        row_sum[h] = row_sum[h] * corr[h] + ((sum[0] + sum[1]) + (sum[2] + sum[3]));
     }
 }
 
@@ -226,55 +268,85 @@ static __device__ __forceinline__ void fence_regs(float (&o)[OACC], uint32_t (&p
         wgmma_fence_operands(pa[kk]);
 }
 
+// One work item: q tile m_blk of query head h (KV head hk) of sequence b, where its rows and
+// keys start in the maps, and its key tiles t0 .. t0 + n_tiles - 1 (causal and the window leave
+// the others out). valid: the tile has rows (a shorter sequence of a varlen batch has none).
+struct work_item {
+    int m0, h, hk, b, batch, len_q, len_kv, q_row0, kv_row0, t0, n_tiles;
+    bool valid;
+};
+static __device__ __forceinline__ work_item item_of(const tileops_attention_args &p, unsigned w,
+                                                    int m_tiles, bool causal)
+{
+    work_item x;
+    const attn_block blk = attn_block_of(p, w, m_tiles, causal);
+    x.h = blk.h, x.b = blk.b;
+    x.hk = blk.h / (p.heads_q / p.heads_kv);
+    if (p.cu_seqlens_q) {
+        x.q_row0 = p.cu_seqlens_q[blk.b];
+        x.kv_row0 = p.cu_seqlens_kv[blk.b];
+        x.len_q = p.cu_seqlens_q[blk.b + 1] - x.q_row0;
+        x.len_kv = p.cu_seqlens_kv[blk.b + 1] - x.kv_row0;
+        x.batch = 0;
+    } else {
+        x.q_row0 = x.kv_row0 = 0;
+        x.len_q = (int)p.seqlen_q;
+        x.len_kv = (int)p.seqlen_kv;
+        x.batch = blk.b;
+    }
+    x.m0 = blk.m_blk * BLOCK_M;
+    x.valid = x.m0 < x.len_q;
+    const attn_win win = {p.window_left, p.window_right};
+    attn_kv_tiles(x.m0, BLOCK_M, BLOCK_N, x.len_q, x.len_kv, win, &x.t0, &x.n_tiles);
+    return x;
+}
+
+// Ring position n (K/V tiles loaded so far by this CTA, over all its items): its slot and the
+// parity of its round.
+static __device__ __forceinline__ int slot_of(int n)
+{
+    return n % STAGES;
+}
+static __device__ __forceinline__ unsigned round_of(int n)
+{
+    return (unsigned)(n / STAGES) & 1;
+}
+
+// Items w = blockIdx.x, + gridDim.x, ... (attn_block_of's order): with PERSISTENT a grid of one
+// CTA an SM where every item has the same work (dense, non-causal), else one item a CTA (the
+// hardware's block scheduler balances causal items of unequal length better than a fixed
+// stride). Without PERSISTENT each role's loop ends after its one item, so nothing is carried
+// round it (the loop's counters cost the d128 and d256 consumers spills).
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtensorMap tma_k,
        const __grid_constant__ CUtensorMap tma_v, const __grid_constant__ tileops_attention_args p,
-       const __grid_constant__ tma_orders ord, int m_tiles)
+       const __grid_constant__ tma_orders ord, int m_tiles, int items)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
-    const uint32_t sq = (smem_addr(smem) + 1023) & ~1023u;
-    const uint32_t sk0 = sq + Q_BYTES, sv0 = sk0 + STAGES * KV_BYTES;
+    const uint32_t sq0 = (smem_addr(smem) + 1023) & ~1023u; // QBUF Q tiles
+    const uint32_t sk0 = sq0 + QBUF * Q_BYTES, sv0 = sk0 + STAGES * KV_BYTES;
     const uint32_t bars = sv0 + STAGES * KV_BYTES;
-    const uint32_t q_full = bars;
-    // k_full[s] at bars + 8(1 + s), k_empty + STAGES, v_full + 2 STAGES, v_empty + 3 STAGES
+    // q_full[QBUF], q_empty[QBUF], k_full[STAGES], k_empty, v_full, v_empty: 8 bytes each
+    const uint32_t q_full = bars, q_empty = q_full + 8 * QBUF, k_full = q_empty + 8 * QBUF;
+    const uint32_t k_empty = k_full + 8 * STAGES, v_full = k_empty + 8 * STAGES;
+    const uint32_t v_empty = v_full + 8 * STAGES;
     const int tid = threadIdx.x, wg = tid / 128;
     const bool causal = p.causal != 0;
 
-    const attn_block blk = attn_block_of(p, blockIdx.x, m_tiles, causal);
-    const int m_blk = blk.m_blk, h = blk.h, b = blk.b;
-    const int hk = h / (p.heads_q / p.heads_kv);
-    int len_q, len_kv, q_row0, kv_row0, batch;
-    if (p.cu_seqlens_q) {
-        q_row0 = p.cu_seqlens_q[b];
-        kv_row0 = p.cu_seqlens_kv[b];
-        len_q = p.cu_seqlens_q[b + 1] - q_row0;
-        len_kv = p.cu_seqlens_kv[b + 1] - kv_row0;
-        batch = 0;
-    } else {
-        q_row0 = kv_row0 = 0;
-        len_q = (int)p.seqlen_q;
-        len_kv = (int)p.seqlen_kv;
-        batch = b;
-    }
-    const int m0 = m_blk * BLOCK_M;
-    if (m0 >= len_q)
-        return; // the whole CTA: a shorter sequence of a varlen batch (before any barrier)
-    // Key tiles t0 .. t0 + n_tiles - 1 (causal and the window leave the others out).
-    const attn_win win = {p.window_left, p.window_right};
-    int t0, n_tiles;
-    attn_kv_tiles(m0, BLOCK_M, BLOCK_N, len_q, len_kv, win, &t0, &n_tiles);
-
     if (tid == 0) {
-        mbarrier_init(q_full, 1);
+        for (int i = 0; i < QBUF; i++) {
+            mbarrier_init(q_full + 8 * i, 1);
+            mbarrier_init(q_empty + 8 * i, CONSUMERS);
+        }
         for (int s = 0; s < STAGES; s++) {
-            mbarrier_init(bars + 8 * (1 + s), 1);                         // k_full
-            mbarrier_init(bars + 8 * (1 + STAGES + s), CONSUMERS);        // k_empty
-            mbarrier_init(bars + 8 * (1 + 2 * STAGES + s), 1);            // v_full
-            mbarrier_init(bars + 8 * (1 + 3 * STAGES + s), CONSUMERS);    // v_empty
+            mbarrier_init(k_full + 8 * s, 1);
+            mbarrier_init(k_empty + 8 * s, CONSUMERS);
+            mbarrier_init(v_full + 8 * s, 1);
+            mbarrier_init(v_empty + 8 * s, CONSUMERS);
         }
         mbarrier_init_fence();
         tma_prefetch_map(&tma_q);
-        if (n_tiles > 0) {
+        if (p.rows_kv > 0) {
             tma_prefetch_map(&tma_k);
             tma_prefetch_map(&tma_v);
         }
@@ -282,32 +354,27 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     __syncthreads();
 
     if (wg == 0) {
-        // ---- producer: one thread issues every copy ----
+        // ---- producer: one thread issues every copy, an item's Q as soon as its buffer is
+        // free (the consumers' epilogue two items back), then its K and V tiles ----
         setmaxnreg_dec<PRODUCER_REGS>();
         if (tid == 0) {
-            mbarrier_arrive_expect_tx(q_full, Q_BYTES); // whole boxes, zero-filled too
-#pragma unroll
-            for (int kb = 0; kb < DB; kb++)
-                load_box(sq + kb * Q_BLOCK_BYTES, &tma_q, q_full, 64 * kb, q_row0 + m0, h, batch,
-                         ord.q);
-            for (int j = 0; j < n_tiles; j++) {
-                const int s = j % STAGES;
-                const unsigned phase = (unsigned)(j / STAGES) & 1;
-                const int row = kv_row0 + (t0 + j) * BLOCK_N;
-                const uint32_t k_full = bars + 8 * (1 + s), v_full = bars + 8 * (1 + 2 * STAGES + s);
-                // the consumers released the slot's previous tile (first round: at once)
-                mbarrier_wait(bars + 8 * (1 + STAGES + s), phase ^ 1);
-                mbarrier_arrive_expect_tx(k_full, KV_BYTES);
-#pragma unroll
-                for (int kb = 0; kb < DB; kb++)
-                    load_box(sk0 + s * KV_BYTES + kb * KV_BLOCK_BYTES, &tma_k, k_full, 64 * kb, row,
-                             hk, batch, ord.k);
-                mbarrier_wait(bars + 8 * (1 + 3 * STAGES + s), phase ^ 1);
-                mbarrier_arrive_expect_tx(v_full, KV_BYTES);
-#pragma unroll
-                for (int kb = 0; kb < DB; kb++)
-                    load_box(sv0 + s * KV_BYTES + kb * KV_BLOCK_BYTES, &tma_v, v_full, 64 * kb, row,
-                             hk, batch, ord.v);
+            int kv = 0, it = 0;
+            for (int w = blockIdx.x; w < items; w = PERSISTENT ? w + (int)gridDim.x : items) {
+                const work_item x = item_of(p, (unsigned)w, m_tiles, causal);
+                if (!x.valid)
+                    continue;
+                const int qb = it % QBUF;
+                load_tile(sq0 + qb * Q_BYTES, Q_BLOCK_BYTES, &tma_q, q_full + 8 * qb,
+                          q_empty + 8 * qb, (unsigned)(it / QBUF) & 1, x.q_row0 + x.m0, x.h,
+                          x.batch, ord.q);
+                it++;
+                for (int j = 0; j < x.n_tiles; j++, kv++) {
+                    const int s = slot_of(kv), row = x.kv_row0 + (x.t0 + j) * BLOCK_N;
+                    load_tile(sk0 + s * KV_BYTES, KV_BLOCK_BYTES, &tma_k, k_full + 8 * s,
+                              k_empty + 8 * s, round_of(kv), row, x.hk, x.batch, ord.k);
+                    load_tile(sv0 + s * KV_BYTES, KV_BLOCK_BYTES, &tma_v, v_full + 8 * s,
+                              v_empty + 8 * s, round_of(kv), row, x.hk, x.batch, ord.v);
+                }
             }
         }
         return;
@@ -318,151 +385,170 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     const int c = wg - 1, lt = tid % 128, warp = lt / 32, lane = lt % 32;
     const int t = lane % 4;
     const bool leader = lt == 0; // arrives on the empty barriers for the warpgroup
-    const uint32_t sqc = sq + c * 64 * 128; // this consumer's rows of Q's block 0
-    const int mc = m0 + 64 * c;             // its first row
-    const int r0 = mc + 16 * warp + lane / 4; // sequence row of the thread's first accumulator row
     // Softcap: the scores are capped (scale applied) before the softmax, which then scales by 1.
     const bool capped = p.softcap > 0.0f;
     const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
     const float s_scale = capped ? 1.0f : p.scale;
     const float scale_log2 = s_scale * TILEOPS_LOG2E;
+    const attn_win win = {p.window_left, p.window_right};
 
     float o[OACC];
-#pragma unroll
-    for (int i = 0; i < OACC; i++)
-        o[i] = 0.0f;
-    float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f}, corr[2];
     float s[SACC];
     uint32_t pa[BLOCK_N / 16][4];
-    mbarrier_wait(q_full, 0); // also when there is no key: the copy must land before the CTA ends
-
-    // Ping-pong: consumer 0 issues first. Each consumer has n_tiles + 1 turns; consumer 1
-    // hands over after each but its last, consumer 0 after each: every wait meets one arrival.
-    if (PINGPONG && c == 1 && n_tiles > 0)
-        turn_pass(c);
-    // Tile 0: S, its softmax and P (O is still 0: nothing to rescale).
-    if (n_tiles > 0) {
-        mbarrier_wait(bars + 8, 0);
-        turn_wait(c);
-        wgmma_fence();
-        issue_s(s, sqc, sk0);
-        wgmma_commit();
-        turn_pass(c);
-        wgmma_wait<0>();
-        wgmma_fence_operands(s);
-        if (leader)
-            mbarrier_arrive(bars + 8 * (1 + STAGES)); // K(0) is free
-        if (capped) // before the mask: tanh(-inf) would be -1
-            softcap_tile(s, p.softcap, scale_over_cap);
-        if (attn_tile_masked(t0 * BLOCK_N, BLOCK_N, mc, 64, len_q, len_kv, win))
-            mask_tile(s, r0, t0 * BLOCK_N, t, len_q, len_kv, win);
-        softmax_tile(s, row_max, row_sum, corr, scale_log2);
-        pack_p(s, pa);
-    }
-    // Tile j: S(j) and P(j-1)·V(j-1) issued together; softmax(j) once S(j) is done, while
-    // P(j-1)·V(j-1) still runs; then O rescaled to tile j's max.
-    for (int j = 1; j < n_tiles; j++) {
-        const int st = j % STAGES, sp = (j - 1) % STAGES; // tile j's slot, tile j-1's
-        // (both waits before the wgmma: a wait's loop between them would make ptxas fence again)
-        mbarrier_wait(bars + 8 * (1 + st), (unsigned)(j / STAGES) & 1);
-        mbarrier_wait(bars + 8 * (1 + 2 * STAGES + sp), (unsigned)((j - 1) / STAGES) & 1);
-        fence_regs(o, pa);
-        turn_wait(c);
-        wgmma_fence();
-        issue_s(s, sqc, sk0 + st * KV_BYTES);
-        wgmma_commit();
-        issue_o(o, pa, sv0 + sp * KV_BYTES);
-        wgmma_commit();
-        turn_pass(c);
-        wgmma_wait<1>();
-        wgmma_fence_operands(s);
-        if (leader)
-            mbarrier_arrive(bars + 8 * (1 + STAGES + st)); // K(j) is free
-        const int n0 = (t0 + j) * BLOCK_N;
-        if (capped)
-            softcap_tile(s, p.softcap, scale_over_cap);
-        if (attn_tile_masked(n0, BLOCK_N, mc, 64, len_q, len_kv, win))
-            mask_tile(s, r0, n0, t, len_q, len_kv, win);
-        softmax_tile(s, row_max, row_sum, corr, scale_log2);
-        wgmma_wait<0>();
-        wgmma_fence_operands(o);
-        if (leader)
-            mbarrier_arrive(bars + 8 * (1 + 3 * STAGES + sp)); // V(j-1) is free
+    int kv = 0, it = 0; // as the producer counts them
+    for (int w = blockIdx.x; w < items; w = PERSISTENT ? w + (int)gridDim.x : items) {
+        const work_item x = item_of(p, (unsigned)w, m_tiles, causal);
+        if (!x.valid)
+            continue;
+        const int n_tiles = x.n_tiles, t0 = x.t0, len_q = x.len_q, len_kv = x.len_kv;
+        const int qb = it % QBUF;
+        const unsigned q_round = (unsigned)(it / QBUF) & 1;
+        it++;
+        const uint32_t sqc = sq0 + qb * Q_BYTES + c * 64 * 128; // this consumer's rows of block 0
+        const int mc = x.m0 + 64 * c;             // its first row
+        const int r0 = mc + 16 * warp + lane / 4; // sequence row of the thread's first accumulator row
 #pragma unroll
         for (int i = 0; i < OACC; i++)
-            o[i] *= corr[(i >> 1) & 1];
-        pack_p(s, pa);
-    }
-    if (n_tiles > 0) {
-        const int j = n_tiles - 1, sp = j % STAGES;
-        const uint32_t sv = sv0 + sp * KV_BYTES;
-        mbarrier_wait(bars + 8 * (1 + 2 * STAGES + sp), (unsigned)(j / STAGES) & 1);
-        const int left = len_kv - (t0 + j) * BLOCK_N;
-        if (p.cu_seqlens_kv && left < BLOCK_N) {
-            // V's rows past the sequence are the next sequence's: zero them (P is 0 there, but
-            // 0 x inf would not be), then every consumer waits for every other's zeros
-            const int chunks = (BLOCK_N - left) * DB * 8;
-            for (int i = c * 128 + lt; i < chunks; i += CONSUMERS * 128) {
-                const int r = left + i / (DB * 8), kb = (i / 8) % DB, q = i % 8;
-                asm volatile("st.shared.v4.b32 [%0], {%1, %1, %1, %1};" ::"r"(
-                                 sv + kb * KV_BLOCK_BYTES + r * 128 + q * 16),
-                             "r"(0)
-                             : "memory");
-            }
-            fence_proxy_async();
-            named_barrier_sync(1, CONSUMERS * 128);
-        }
-        fence_regs(o, pa);
-        turn_wait(c);
-        wgmma_fence();
-        issue_o(o, pa, sv);
-        wgmma_commit();
-        if (c == 0)
-            turn_pass(c);
-        wgmma_wait<0>();
-        wgmma_fence_operands(o);
-        if (leader)
-            mbarrier_arrive(bars + 8 * (1 + 3 * STAGES + sp));
-    }
+            o[i] = 0.0f;
+        float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f}, corr[2];
+        mbarrier_wait(q_full + 8 * qb, q_round); // also when there is no key: the buffer is reused
 
-    // ---- epilogue: O / rowsum into this consumer's own rows of Q's region, then stored ----
-    float *lse = p.lse;
-    if (lse)
-        lse += p.cu_seqlens_q ? (int64_t)h * p.rows_q + q_row0
-                              : ((int64_t)b * p.heads_q + h) * p.seqlen_q;
-#pragma unroll
-    for (int hf = 0; hf < 2; hf++) {
-        float l = row_sum[hf];
-        l += __shfl_xor_sync(0xffffffffu, l, 1);
-        l += __shfl_xor_sync(0xffffffffu, l, 2);
-        const float inv = l > 0.0f ? 1.0f / l : 0.0f;
-        const int rr = 16 * warp + lane / 4 + 8 * hf; // row within the consumer's 64
-#pragma unroll
-        for (int j = 0; j < OACC / 4; j++) {
-            // columns 8j + 2t, +1: block j / 8, 16-byte chunk j % 8 of the row, swizzled
-            const uint32_t a = sqc + (j / 8) * Q_BLOCK_BYTES + rr * 128 +
-                               (((j % 8) ^ (rr % 8)) * 16) + 4 * t;
-            st_shared_u32(a, pack2(o[4 * j + 2 * hf] * inv, o[4 * j + 2 * hf + 1] * inv,
-                                   (const elem_t *)0));
+        // Ping-pong: consumer 0 issues first. Each consumer has n_tiles + 1 turns; consumer 1
+        // hands over after each but its last, consumer 0 after each: every wait meets one arrival.
+        if (PINGPONG && c == 1 && n_tiles > 0)
+            turn_pass(c);
+        // Tile 0: S, its softmax and P (O is still 0: nothing to rescale).
+        if (n_tiles > 0) {
+            const int s0 = slot_of(kv);
+            mbarrier_wait(k_full + 8 * s0, round_of(kv));
+            turn_wait(c);
+            wgmma_fence();
+            issue_s(s, sqc, sk0 + s0 * KV_BYTES);
+            wgmma_commit();
+            turn_pass(c);
+            wgmma_wait<0>();
+            wgmma_fence_operands(s);
+            if (leader)
+                mbarrier_arrive(k_empty + 8 * s0); // K(0) is free
+            if (capped) // before the mask: tanh(-inf) would be -1
+                softcap_tile(s, p.softcap, scale_over_cap);
+            if (attn_tile_masked(t0 * BLOCK_N, BLOCK_N, mc, 64, len_q, len_kv, win))
+                mask_tile(s, r0, t0 * BLOCK_N, t, len_q, len_kv, win);
+            softmax_tile(s, row_max, row_sum, corr, scale_log2);
+            pack_p(s, pa);
         }
-        const int i = r0 + 8 * hf;
-        if (lse && t == 0 && i < len_q)
-            lse[i] = l > 0.0f ? row_max[hf] * s_scale + logf(l) : -INFINITY;
-    }
-    named_barrier_sync(4 + c, 128);
-    constexpr int CPR = D / 8; // 16-byte chunks of a row of O
-    elem_t *og = (elem_t *)p.o + (p.cu_seqlens_q ? 0 : (int64_t)b * p.o_batch) +
-                 (int64_t)h * p.o_head;
+        // Tile j: S(j) and P(j-1)·V(j-1) issued together; softmax(j) once S(j) is done, while
+        // P(j-1)·V(j-1) still runs; then O rescaled to tile j's max.
+        for (int j = 1; j < n_tiles; j++) {
+            const int st = slot_of(kv + j), sp = slot_of(kv + j - 1); // tile j's slot, tile j-1's
+            // (both waits before the wgmma: a wait's loop between them would make ptxas fence again)
+            mbarrier_wait(k_full + 8 * st, round_of(kv + j));
+            mbarrier_wait(v_full + 8 * sp, round_of(kv + j - 1));
+            fence_regs(o, pa);
+            turn_wait(c);
+            wgmma_fence();
+            issue_s(s, sqc, sk0 + st * KV_BYTES);
+            wgmma_commit();
+            issue_o(o, pa, sv0 + sp * KV_BYTES);
+            wgmma_commit();
+            turn_pass(c);
+            wgmma_wait<1>();
+            wgmma_fence_operands(s);
+            if (leader)
+                mbarrier_arrive(k_empty + 8 * st); // K(j) is free
+            const int n0 = (t0 + j) * BLOCK_N;
+            if (capped)
+                softcap_tile(s, p.softcap, scale_over_cap);
+            if (attn_tile_masked(n0, BLOCK_N, mc, 64, len_q, len_kv, win))
+                mask_tile(s, r0, n0, t, len_q, len_kv, win);
+            softmax_tile(s, row_max, row_sum, corr, scale_log2);
+            wgmma_wait<0>();
+            wgmma_fence_operands(o);
+            if (leader)
+                mbarrier_arrive(v_empty + 8 * sp); // V(j-1) is free
 #pragma unroll
-    for (int it = 0; it < 64 * CPR / 128; it++) {
-        const int id = it * 128 + lt, r = id / CPR, ch = id % CPR;
-        uint4 v;
-        asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                     : "r"(sqc + (ch / 8) * Q_BLOCK_BYTES + r * 128 + (((ch % 8) ^ (r % 8)) * 16))
-                     : "memory");
-        if (mc + r < len_q)
-            store_stream((uint4 *)(og + (int64_t)(q_row0 + mc + r) * p.o_seq + ch * 8), v);
+            for (int i = 0; i < OACC; i++)
+                o[i] *= corr[(i >> 1) & 1];
+            pack_p(s, pa);
+        }
+        if (n_tiles > 0) {
+            const int j = n_tiles - 1, sp = slot_of(kv + j);
+            const uint32_t sv = sv0 + sp * KV_BYTES;
+            mbarrier_wait(v_full + 8 * sp, round_of(kv + j));
+            const int left = len_kv - (t0 + j) * BLOCK_N;
+            if (p.cu_seqlens_kv && left < BLOCK_N) {
+                // V's rows past the sequence are the next sequence's: zero them (P is 0 there,
+                // but 0 x inf would not be), then every consumer waits for every other's zeros
+                const int chunks = (BLOCK_N - left) * DB * 8;
+                for (int i = c * 128 + lt; i < chunks; i += CONSUMERS * 128) {
+                    const int r = left + i / (DB * 8), kb = (i / 8) % DB, q = i % 8;
+                    asm volatile("st.shared.v4.b32 [%0], {%1, %1, %1, %1};" ::"r"(
+                                     sv + kb * KV_BLOCK_BYTES + r * 128 + q * 16),
+                                 "r"(0)
+                                 : "memory");
+                }
+                fence_proxy_async();
+                named_barrier_sync(1, CONSUMERS * 128);
+            }
+            fence_regs(o, pa);
+            turn_wait(c);
+            wgmma_fence();
+            issue_o(o, pa, sv);
+            wgmma_commit();
+            if (c == 0)
+                turn_pass(c);
+            wgmma_wait<0>();
+            wgmma_fence_operands(o);
+            if (leader)
+                mbarrier_arrive(v_empty + 8 * sp);
+        }
+        kv += n_tiles;
+
+        // ---- epilogue: O / rowsum into this consumer's own rows of the item's Q buffer, then
+        // stored; the buffer is the producer's again after (the next item but one's Q) ----
+        float *lse = p.lse;
+        if (lse)
+            lse += p.cu_seqlens_q ? (int64_t)x.h * p.rows_q + x.q_row0
+                                  : ((int64_t)x.b * p.heads_q + x.h) * p.seqlen_q;
+#pragma unroll
+        for (int hf = 0; hf < 2; hf++) {
+            float l = row_sum[hf];
+            l += __shfl_xor_sync(0xffffffffu, l, 1);
+            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            const float inv = l > 0.0f ? 1.0f / l : 0.0f;
+            const int rr = 16 * warp + lane / 4 + 8 * hf; // row within the consumer's 64
+#pragma unroll
+            for (int j = 0; j < OACC / 4; j++) {
+                // columns 8j + 2t, +1: block j / 8, 16-byte chunk j % 8 of the row, swizzled
+                const uint32_t a = sqc + (j / 8) * Q_BLOCK_BYTES + rr * 128 +
+                                   (((j % 8) ^ (rr % 8)) * 16) + 4 * t;
+                st_shared_u32(a, pack2(o[4 * j + 2 * hf] * inv, o[4 * j + 2 * hf + 1] * inv,
+                                       (const elem_t *)0));
+            }
+            const int i = r0 + 8 * hf;
+            if (lse && t == 0 && i < len_q)
+                lse[i] = l > 0.0f ? row_max[hf] * s_scale + logf(l) : -INFINITY;
+        }
+        named_barrier_sync(4 + c, 128);
+        constexpr int CPR = D / 8; // 16-byte chunks of a row of O
+        elem_t *og = (elem_t *)p.o + (p.cu_seqlens_q ? 0 : (int64_t)x.b * p.o_batch) +
+                     (int64_t)x.h * p.o_head;
+#pragma unroll
+        for (int i2 = 0; i2 < 64 * CPR / 128; i2++) {
+            const int id = i2 * 128 + lt, r = id / CPR, ch = id % CPR;
+            uint4 v;
+            asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                         : "r"(sqc + (ch / 8) * Q_BLOCK_BYTES + r * 128 + (((ch % 8) ^ (r % 8)) * 16))
+                         : "memory");
+            if (mc + r < len_q)
+                store_stream((uint4 *)(og + (int64_t)(x.q_row0 + mc + r) * p.o_seq + ch * 8), v);
+        }
+        // every thread's accesses of the buffer precede the TMA that refills it
+        fence_proxy_async();
+        named_barrier_sync(4 + c, 128);
+        if (leader)
+            mbarrier_arrive(q_empty + 8 * qb);
     }
 }
 
@@ -538,7 +624,15 @@ static int launch(const void *args, cudaStream_t stream)
                           p->v_head, BLOCK_N, &ord.v);
     if (err)
         return err;
-    kernel<<<(unsigned)blocks, NTHREADS, SMEM_TOTAL, stream>>>(mq, mk, mv, *p, ord, (int)m_tiles);
+    // Short items of equal work (dense, not causal, at most 16 key tiles) run on a persistent
+    // grid, one CTA an SM: an item's Q and first K/V tiles land under the previous item's last
+    // tiles and epilogue. Long items gain nothing by it, and a fixed share of items a CTA lost
+    // to the hardware's block scheduler there.
+    const bool persistent = PERSISTENT && !p->causal && !p->cu_seqlens_q && p->sms > 0 &&
+                            p->seqlen_kv <= 16 * BLOCK_N;
+    const int64_t grid = persistent && blocks > p->sms ? p->sms : blocks;
+    kernel<<<(unsigned)grid, NTHREADS, SMEM_TOTAL, stream>>>(mq, mk, mv, *p, ord, (int)m_tiles,
+                                                           (int)blocks);
     return (int)cudaGetLastError();
 }
 

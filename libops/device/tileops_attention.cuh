@@ -67,12 +67,16 @@ static __device__ __forceinline__ float attn_softcap(float s, float cap, float s
 }
 
 // Block blk of a grid of m_tiles x p.heads_q x p.batch -> q tile m_blk, query head h, sequence b.
-// Causal: q tiles slowest and the last (longest) first, so the blocks with the most keys start
-// first and the tail is short ones. Non-causal (equal work): q tiles fastest, so resident
-// blocks share a head's K and V in L2.
+// Non-causal (equal work): q tiles fastest, so resident blocks share a head's K and V in L2.
+// Causal: the (sequence, head) pairs in sections whose K and V fit ATTN_L2_SECTION bytes
+// together (query heads that share a KV head side by side), and within a section the q tiles
+// slowest, the last (longest) first: the blocks with the most keys start first and the tail is
+// short ones, while the blocks running at once read the K and V of a few heads, from L2. (All
+// heads longest-first put one block of each head on the GPU at a time: nothing shared in L2.)
 struct attn_block {
     int m_blk, h, b;
 };
+#define ATTN_L2_SECTION (32ll << 20)
 static __device__ __forceinline__ attn_block attn_block_of(const tileops_attention_args &p,
                                                            unsigned blk, int m_tiles, bool causal)
 {
@@ -80,8 +84,15 @@ static __device__ __forceinline__ attn_block attn_block_of(const tileops_attenti
     int rest;
     attn_block a;
     if (causal) {
-        a.m_blk = m_tiles - 1 - (int)(blk / bh);
-        rest = (int)(blk % bh);
+        const int64_t kv_head = 4 * (p.seqlen_kv > 0 ? p.seqlen_kv : 1) * p.head_dim; // K and V
+        const int64_t kv_heads = ATTN_L2_SECTION / kv_head > 0 ? ATTN_L2_SECTION / kv_head : 1;
+        const int64_t sec = kv_heads * (p.heads_q / p.heads_kv); // (sequence, head) pairs
+        const int per = sec < bh ? (int)sec : bh;
+        const int s = (int)(blk / ((unsigned)per * (unsigned)m_tiles));
+        const int in = (int)(blk - (unsigned)s * (unsigned)per * (unsigned)m_tiles);
+        const int n = bh - s * per < per ? bh - s * per : per; // pairs in this section
+        a.m_blk = m_tiles - 1 - in / n;
+        rest = s * per + in % n;
     } else {
         a.m_blk = (int)(blk % m_tiles);
         rest = (int)(blk / m_tiles);
