@@ -7,20 +7,21 @@
 // HEAD_DIM_96, HEAD_DIM_128, HEAD_DIM_256; BLOCK_M query rows per CTA (64 a consumer
 // warpgroup), BLOCK_N keys per K/V tile, STAGES K/V tiles in the ring, CONSUMERS consumer
 // warpgroups, PINGPONG (1: two consumers take turns issuing their GEMMs); SMEM_BYTES (the
-// spec's formula). Takes
-// tileops_attention_args (libops/op_args.h), validated by libops/attention.c. Uses tileops_hopper.cuh, tileops_attention.cuh, tensor_map.h
-// and the host cost model (all included by tileops_device.cuh).
+// spec's formula). Takes tileops_attention_args (libops/op_args.h), validated by
+// libops/attention.c. Uses tileops_hopper.cuh, tileops_attention.cuh, tensor_map.h and the host
+// cost model (all included by tileops_device.cuh).
 //
 // A work item is BLOCK_M rows of O for one (query head, sequence) over all the keys they see.
 // Dense non-causal calls with short items (head dims up to 96) run a persistent grid (one CTA
-// an SM takes items blockIdx.x, + gridDim.x, ...: all of equal work), the others one item a CTA. CTA = one producer warpgroup +
-// CONSUMERS consumer warpgroups:
+// an SM takes items blockIdx.x, + gridDim.x, ...: all of equal work), the others one item a
+// CTA. CTA = one producer warpgroup + CONSUMERS consumer warpgroups:
 //   - The producer gives its registers away (setmaxnreg.dec); one thread loads an item's Q tile
 //     into one of QBUF buffers once the consumers have finished with it, then K(j), V(j) for
 //     every key tile by TMA, each into its ring slot once the consumers have released it (full /
 //     empty mbarriers, K and V apart, so K(j) is free as soon as S(j) is done); the ring runs on
-//     across items, so the next item's first tiles and Q land under this one's last. The views' strides may come in any order (tensor maps of 4 dimensions, the outer
-//     three sorted by stride); TMA zero-fills rows past the tensor.
+//     across items, so the next item's first tiles and Q land under this one's last. The
+//     views' strides may come in any order (tensor maps of 4 dimensions, the outer three
+//     sorted by stride); TMA zero-fills rows past the tensor.
 //   - Consumer warpgroup c owns query rows 64c .. 64c+63: S = Q·Kᵀ by wgmma from shared memory,
 //     online softmax in fp32 on the accumulators (the scale folded into one FFMA before exp2),
 //     P converted in place to wgmma's register-A fragments, O += P·V by wgmma (V is the N-major
