@@ -327,9 +327,8 @@ START_TEST(bench_choices)
              * 28.2-29.6 for 128x128 split along K; 128x4096x11008 48.5 against 51.5-53.9),
              * else 128x128 (128x11008x4096 38.6 against small-M's 52.8-54.5, 47.1 against
              * 64x64's 50.3 on the H100; 128x14336x4096 43.8 against 57.3-59.8), and 128x256
-             * for M = 4096 and squares from 2048 (4096^3
-             * 188-200 us; the sm80 template's best 288.6); the sm80 64x64 tiles at 1024^3
-             * (15.5 us against wgmma's 21.7) */
+             * for M = 4096 and squares from 2048 (4096^3 188-200 us; the sm80 template's best
+             * 288.6); the sm80 64x64 tiles at 1024^3 (15.5 us against wgmma's 21.7) */
             const char *want = NULL;
             if (m <= 16 && (n == 4096 || n == 11008))
                 want = "small_m_sm90_%s_nk_m16_n32_k256_w2_kw4_s8_";

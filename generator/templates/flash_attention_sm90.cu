@@ -34,8 +34,7 @@
 //     Softcap, when on, caps the scaled scores before the mask; the softmax then scales by 1.
 //   - Epilogue: O / rowsum staged in the consumer's own rows of the item's Q buffer (swizzled),
 //     then 16-byte stores of the rows inside the sequence; the LSE when asked; then the buffer
-//     is released to the producer. A row that sees no key
-//     stores zeros and LSE -inf.
+//     is released to the producer. A row that sees no key stores zeros and LSE -inf.
 //   - Variable-length batches: the maps span the packed rows, so a tile that runs past its
 //     sequence reads the next one's rows. Their scores are masked, and the last V tile's rows
 //     past the sequence are zeroed before P·V, so nothing of another sequence reaches O.
@@ -45,8 +44,8 @@
 // Shared memory (1024-byte aligned): QBUF Q tiles [BLOCK_M][DP], then STAGES K tiles and STAGES
 // V tiles [BLOCK_N][DP], each as DP/64 blocks of 64 columns (128-byte rows, the 128B swizzle:
 // one TMA box each), then the barriers: q_full[QBUF], q_empty[QBUF], k_full[STAGES], k_empty,
-// v_full, v_empty. Hardware
-// barriers: 1 the consumers together, 2 + c consumer c's ping-pong turn, 4 + c its epilogue.
+// v_full, v_empty. Hardware barriers: 1 the consumers together, 2 + c consumer c's ping-pong
+// turn, 4 + c its epilogue.
 
 constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
                 : HEAD_DIM == HEAD_DIM_128 ? 128 : 256;
@@ -204,6 +203,7 @@ static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&ro
 #pragma unroll
         for (int j = 0; j < SACC / 4; j++)
             m[j] = max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
+        // (each level written out: as a loop over levels nvcc leaves m in local memory)
 #pragma unroll
         for (int j = 0; j < SACC / 8; j++)
             m[j] = max_nan(m[j], m[j + SACC / 8]);
@@ -302,15 +302,15 @@ static __device__ __forceinline__ work_item item_of(const tileops_attention_args
     return x;
 }
 
-// Ring position n (K/V tiles loaded so far by this CTA, over all its items): its slot and the
-// parity of its round.
-static __device__ __forceinline__ int slot_of(int n)
+// Position n in a ring of `size` buffers (the K/V tiles, or the Q tiles, this CTA has loaded
+// so far over all its items): its slot and the parity of its round.
+static __device__ __forceinline__ int slot_of(int n, int size)
 {
-    return n % STAGES;
+    return n % size;
 }
-static __device__ __forceinline__ unsigned round_of(int n)
+static __device__ __forceinline__ unsigned round_of(int n, int size)
 {
-    return (unsigned)(n / STAGES) & 1;
+    return (unsigned)(n / size) & 1;
 }
 
 // Items w = blockIdx.x, + gridDim.x, ... (attn_block_of's order): with PERSISTENT a grid of one
@@ -364,17 +364,17 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
                 const work_item x = item_of(p, (unsigned)w, m_tiles, causal);
                 if (!x.valid)
                     continue;
-                const int qb = it % QBUF;
+                const int qb = slot_of(it, QBUF);
                 load_tile(sq0 + qb * Q_BYTES, Q_BLOCK_BYTES, &tma_q, q_full + 8 * qb,
-                          q_empty + 8 * qb, (unsigned)(it / QBUF) & 1, x.q_row0 + x.m0, x.h,
-                          x.batch, ord.q);
+                          q_empty + 8 * qb, round_of(it, QBUF), x.q_row0 + x.m0, x.h, x.batch,
+                          ord.q);
                 it++;
                 for (int j = 0; j < x.n_tiles; j++, kv++) {
-                    const int s = slot_of(kv), row = x.kv_row0 + (x.t0 + j) * BLOCK_N;
+                    const int s = slot_of(kv, STAGES), row = x.kv_row0 + (x.t0 + j) * BLOCK_N;
                     load_tile(sk0 + s * KV_BYTES, KV_BLOCK_BYTES, &tma_k, k_full + 8 * s,
-                              k_empty + 8 * s, round_of(kv), row, x.hk, x.batch, ord.k);
+                              k_empty + 8 * s, round_of(kv, STAGES), row, x.hk, x.batch, ord.k);
                     load_tile(sv0 + s * KV_BYTES, KV_BLOCK_BYTES, &tma_v, v_full + 8 * s,
-                              v_empty + 8 * s, round_of(kv), row, x.hk, x.batch, ord.v);
+                              v_empty + 8 * s, round_of(kv, STAGES), row, x.hk, x.batch, ord.v);
                 }
             }
         }
@@ -402,8 +402,8 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         if (!x.valid)
             continue;
         const int n_tiles = x.n_tiles, t0 = x.t0, len_q = x.len_q, len_kv = x.len_kv;
-        const int qb = it % QBUF;
-        const unsigned q_round = (unsigned)(it / QBUF) & 1;
+        const int qb = slot_of(it, QBUF);
+        const unsigned q_round = round_of(it, QBUF);
         it++;
         const uint32_t sqc = sq0 + qb * Q_BYTES + c * 64 * 128; // this consumer's rows of block 0
         const int mc = x.m0 + 64 * c;             // its first row
@@ -420,8 +420,8 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
             turn_pass(c);
         // Tile 0: S, its softmax and P (O is still 0: nothing to rescale).
         if (n_tiles > 0) {
-            const int s0 = slot_of(kv);
-            mbarrier_wait(k_full + 8 * s0, round_of(kv));
+            const int s0 = slot_of(kv, STAGES);
+            mbarrier_wait(k_full + 8 * s0, round_of(kv, STAGES));
             turn_wait(c);
             wgmma_fence();
             issue_s(s, sqc, sk0 + s0 * KV_BYTES);
@@ -441,10 +441,11 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         // Tile j: S(j) and P(j-1)·V(j-1) issued together; softmax(j) once S(j) is done, while
         // P(j-1)·V(j-1) still runs; then O rescaled to tile j's max.
         for (int j = 1; j < n_tiles; j++) {
-            const int st = slot_of(kv + j), sp = slot_of(kv + j - 1); // tile j's slot, tile j-1's
+            // tile j's slot, tile j-1's
+            const int st = slot_of(kv + j, STAGES), sp = slot_of(kv + j - 1, STAGES);
             // (both waits before the wgmma: a wait's loop between them would make ptxas fence again)
-            mbarrier_wait(k_full + 8 * st, round_of(kv + j));
-            mbarrier_wait(v_full + 8 * sp, round_of(kv + j - 1));
+            mbarrier_wait(k_full + 8 * st, round_of(kv + j, STAGES));
+            mbarrier_wait(v_full + 8 * sp, round_of(kv + j - 1, STAGES));
             fence_regs(o, pa);
             turn_wait(c);
             wgmma_fence();
@@ -473,9 +474,9 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
             pack_p(s, pa);
         }
         if (n_tiles > 0) {
-            const int j = n_tiles - 1, sp = slot_of(kv + j);
+            const int j = n_tiles - 1, sp = slot_of(kv + j, STAGES);
             const uint32_t sv = sv0 + sp * KV_BYTES;
-            mbarrier_wait(v_full + 8 * sp, round_of(kv + j));
+            mbarrier_wait(v_full + 8 * sp, round_of(kv + j, STAGES));
             const int left = len_kv - (t0 + j) * BLOCK_N;
             if (p.cu_seqlens_kv && left < BLOCK_N) {
                 // V's rows past the sequence are the next sequence's: zero them (P is 0 there,

@@ -72,6 +72,9 @@ constexpr int EPI_BYTES = CONSUMERS * 2 * EPI_BLOCK_BYTES;
 constexpr int BIAS_BYTES = CONSUMERS * BN * 2;
 constexpr int SMEM_TOTAL = RING_BYTES + EPI_BYTES + BIAS_BYTES + 2048; // + alignment slack, barriers
 constexpr int PRODUCER_REGS = 24, CONSUMER_REGS = 240;
+// One consumer (256 threads) has 255 registers a thread without moving any; moving them would
+// wait for ever if the launch allocated fewer than the budgets add up to.
+constexpr bool MOVE_REGS = CONSUMERS > 1;
 constexpr int JB = BN / 64;                     // 64-column blocks of a consumer's piece
 constexpr int PART_BLOCK_BYTES = 64 * 64 * 4;   // one 64 x 64 fp32 block of partial sums
 constexpr unsigned BAR_CONSUMERS = CONSUMERS + 1; // named barrier of every consumer (1..CONSUMERS: each one's own)
@@ -463,9 +466,7 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
     if (wg == 0) {
         // ---- producer: one thread issues every copy (with a K split, the whole warpgroup
         // meets the consumers' two cluster barriers of each work item) ----
-        // One consumer (256 threads) has 255 registers a thread without moving any; moving
-        // them would wait for ever if the launch allocated fewer than the budgets add up to.
-        if (CONSUMERS > 1)
+        if (MOVE_REGS)
             setmaxnreg_dec<PRODUCER_REGS>();
         int s = 0;
         unsigned phase = 0;
@@ -502,7 +503,7 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
         }
     } else {
         // ---- consumers ----
-        if (CONSUMERS > 1)
+        if (MOVE_REGS)
             setmaxnreg_inc<CONSUMER_REGS>();
         const int c = wg - 1, lt = tid % 128;
         const bool leader = lt == 0; // arrives on the empty barriers for the warpgroup
