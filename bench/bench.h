@@ -12,6 +12,7 @@
 #define BENCH_MAX_DTYPES 3
 #define BENCH_MAX_TIERS 4
 #define BENCH_MAX_KERNELS 4096 /* --kernel's list, and a tier's kernels for --list-kernels */
+#define BENCH_MAX_SEQLENS 64   /* --seqlens' list */
 
 /* The command line, validated. Lists hold one value, or every value for "all". */
 struct bench_opts {
@@ -28,6 +29,8 @@ struct bench_opts {
     int causal[2];
     int window;                               /* attention: --window W: window_left W, or -1 */
     double softcap;                           /* attention: --softcap C (0: none) */
+    int nseqlens;                             /* attention: --seqlens, a varlen batch (0: */
+    int seqlens[BENCH_MAX_SEQLENS];           /* none): its sequences' lengths */
     int splits;                               /* decode: --splits N (0: dispatch chooses) */
     int reps;                                 /* timed repetitions per case */
     int offset;                               /* elements past alignment, every operand */

@@ -22,7 +22,10 @@
  *
  * The default grid is FlashAttention's benchmark: hidden 2048 = heads · head_dim, 16k tokens
  * per batch (batch = 16384 / seqlen), seqlen 512, 1k, 2k, 4k, 8k and 16k, head_dim 64, 128 and
- * 256, causal off and on (--causal). --shape BxSxHxD runs one problem instead. Inputs are
+ * 256, causal off and on (--causal). --shape BxSxHxD runs one problem instead. --seqlens
+ * L1,L2,... runs a variable-length batch (the sequences packed along the seq dimension, as
+ * cu_seqlens describes them; the reference goes sequence by sequence), then the dense batch of
+ * as many sequences of the same work. Inputs are
  * ~N(0, 1); the scale is the default 1/sqrt(head_dim); tileops also writes the LSE (as a
  * training forward does). Times are medians over --reps calls, each after an L2 flush
  * (timing.c). */
@@ -75,6 +78,8 @@ struct attn_case {
     void *pm;                     /* its P, the same in 16-bit */
     int heads_per_pass;           /* 0: no reference (S of one head does not fit) */
     float *err;                   /* device scalar for ref_attention_max_diff */
+    const int *cu_host;           /* varlen: the batch + 1 offsets in host memory, else NULL */
+    int64_t rows;                 /* rows of q and o: batch x seqlen, or the packed total */
 };
 
 static int is_bf16(const tileops_attention_params *p)
@@ -82,28 +87,44 @@ static int is_bf16(const tileops_attention_params *p)
     return p->dtype == TILEOPS_BF16;
 }
 
-static double flops(const tileops_attention_params *p)
+/* 4 x the (query, key) pairs a head computes x head_dim for one sequence of sq queries and
+ * skv keys: all of them, half when causal, those inside the window row by row. */
+static double seq_flops(const tileops_attention_params *p, int64_t sq, int64_t skv)
 {
-    if (p->window) { /* the (query, key) pairs inside the window, counted row by row */
+    if (p->window) {
         double pairs = 0;
-        for (int64_t i = 0; i < p->seqlen_q; i++) {
-            const int64_t pos = i + p->seqlen_kv - p->seqlen_q;
+        for (int64_t i = 0; i < sq; i++) {
+            const int64_t pos = i + skv - sq;
             int64_t lo = p->window_left >= 0 ? pos - p->window_left : 0;
             int64_t hi = p->causal ? pos + 1 : p->window_right >= 0 ? pos + p->window_right + 1
-                                                                    : p->seqlen_kv;
+                                                                    : skv;
             lo = lo < 0 ? 0 : lo;
-            hi = hi > p->seqlen_kv ? p->seqlen_kv : hi;
+            hi = hi > skv ? skv : hi;
             pairs += hi > lo ? (double)(hi - lo) : 0.0;
         }
-        return 4.0 * (double)p->batch * (double)p->heads_q * pairs * (double)p->head_dim;
+        return 4.0 * pairs * (double)p->head_dim;
     }
-    return 4.0 * (double)p->batch * (double)p->heads_q * (double)p->seqlen_q *
-           (double)p->seqlen_kv * (double)p->head_dim * (p->causal ? 0.5 : 1.0);
+    return 4.0 * (double)sq * (double)skv * (double)p->head_dim * (p->causal ? 0.5 : 1.0);
 }
 
-static double tflops(const tileops_attention_params *p, double us)
+/* The call's flops: every sequence's (of its own length, varlen) times the heads. */
+static double flops(const struct attn_case *c)
 {
-    return us > 0 ? flops(p) / (us * 1e6) : 0.0;
+    const tileops_attention_params *p = &c->p;
+    double f = 0;
+    if (!c->cu_host)
+        f = (double)p->batch * seq_flops(p, p->seqlen_q, p->seqlen_kv);
+    else
+        for (int64_t b = 0; b < p->batch; b++) {
+            const int64_t len = c->cu_host[b + 1] - c->cu_host[b];
+            f += seq_flops(p, len, len);
+        }
+    return f * (double)p->heads_q;
+}
+
+static double tflops(const struct attn_case *c, double us)
+{
+    return us > 0 ? flops(c) / (us * 1e6) : 0.0;
 }
 
 /* bench_op_fn: one tileops_flash_attention. */
@@ -122,17 +143,26 @@ static int run_reference(void *arg, cudaStream_t stream)
     struct attn_case *c = arg;
     const tileops_attention_params *p = &c->p;
     const cudaDataType_t t = is_bf16(p) ? CUDA_R_16BF : CUDA_R_16F;
-    const int sq = (int)p->seqlen_q, skv = (int)p->seqlen_kv, d = p->head_dim;
+    const int d = p->head_dim;
     const float scale = 1.0f / sqrtf((float)d), one = 1.0f, zero = 0.0f;
     cublasSetStream(c->cb, stream);
-    for (int64_t b = 0; b < p->batch; b++)
+    for (int64_t b = 0; b < p->batch; b++) {
+        /* varlen: the sequence's own length, its rows from its offset (q and kv alike) */
+        const int sq = c->cu_host ? c->cu_host[b + 1] - c->cu_host[b] : (int)p->seqlen_q;
+        const int skv = c->cu_host ? sq : (int)p->seqlen_kv;
+        const int64_t row0 = c->cu_host ? c->cu_host[b] : 0;
+        if (sq == 0)
+            continue;
         for (int h0 = 0; h0 < p->heads_q; h0 += c->heads_per_pass) {
             const int nh = p->heads_q - h0 < c->heads_per_pass ? p->heads_q - h0
                                                                 : c->heads_per_pass;
-            const char *q = (const char *)p->q + 2 * (b * p->q_batch + h0 * p->q_head);
-            const char *k = (const char *)p->k + 2 * (b * p->k_batch + h0 * p->k_head);
-            const char *v = (const char *)p->v + 2 * (b * p->v_batch + h0 * p->v_head);
-            char *o = (char *)c->o_ref + 2 * (b * p->o_batch + h0 * p->o_head);
+            const char *q = (const char *)p->q +
+                            2 * (b * p->q_batch + row0 * p->q_seq + h0 * p->q_head);
+            const char *k = (const char *)p->k +
+                            2 * (b * p->k_batch + row0 * p->k_seq + h0 * p->k_head);
+            const char *v = (const char *)p->v +
+                            2 * (b * p->v_batch + row0 * p->v_seq + h0 * p->v_head);
+            char *o = (char *)c->o_ref + 2 * (b * p->o_batch + row0 * p->o_seq + h0 * p->o_head);
             cublasStatus_t st = cublasGemmStridedBatchedEx(
                 c->cb, CUBLAS_OP_T, CUBLAS_OP_N, skv, sq, d, &scale, k, t, (int)p->k_seq,
                 p->k_head, q, t, (int)p->q_seq, p->q_head, &zero, c->s, CUDA_R_32F, skv,
@@ -154,6 +184,7 @@ static int run_reference(void *arg, cudaStream_t stream)
                 return -1;
             }
         }
+    }
     return 0;
 }
 
@@ -161,7 +192,7 @@ static int run_reference(void *arg, cudaStream_t stream)
 static int max_error(const struct attn_case *c, cudaStream_t stream, double *out)
 {
     const tileops_attention_params *p = &c->p;
-    const int64_t n = p->batch * p->seqlen_q * p->heads_q * p->head_dim;
+    const int64_t n = c->rows * p->heads_q * p->head_dim;
     float err = 0.0f;
     if (!bench_cuda_ok((cudaError_t)ref_attention_max_diff(p->o, c->o_ref, is_bf16(p), n, c->err,
                                                            stream), "max difference kernel") ||
@@ -191,16 +222,16 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
     const struct bench_opts *o = ctx->opts;
     const tileops_attention_params *p = &c->p;
     char label[96];
-    snprintf(label, sizeof label, "%s %s b%" PRId64 " s%" PRId64 " h%d d%d%s",
+    snprintf(label, sizeof label, "%s %s b%" PRId64 " s%" PRId64 "%s h%d d%d%s",
              bench_dtype_name(p->dtype), bench_tier_name(tier), p->batch, p->seqlen_q,
-             p->heads_q, p->head_dim, p->causal ? " causal" : "");
+             c->cu_host ? " varlen" : "", p->heads_q, p->head_dim, p->causal ? " causal" : "");
     if (!bench_tileops_ok(tileops_create(&c->h, ctx->device), "tileops_create"))
         return -1;
     int rc = -1;
     tileops_status st = bench_use_tier(c->h, o, tier, kernel);
     if (st == TILEOPS_SUCCESS) {
         /* poisoned first, so that a row the kernel skips cannot match by chance */
-        const size_t bytes = (size_t)(p->batch * p->seqlen_q * p->heads_q * p->head_dim) * 2;
+        const size_t bytes = (size_t)(c->rows * p->heads_q * p->head_dim) * 2;
         if (!bench_cuda_ok(cudaMemsetAsync(p->o, 0xff, bytes, ctx->stream), "cudaMemsetAsync"))
             goto out;
         st = tileops_flash_attention(c->h, p, ctx->stream);
@@ -245,7 +276,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
         bench_time_untuned(ctx, &c->h, NULL, NULL, NULL, run_tileops, c, &un_t) != 0)
         goto out;
     bench_tuned_columns(c->h, ours.median_us, o->untuned ? &un_t : NULL, s_tuned, s_uus, s_gain);
-    const double t_ours = tflops(p, ours.median_us);
+    const double t_ours = tflops(c, ours.median_us);
     char s_b[24], s_s[24], s_h[24], s_d[24], s_us[24], s_t[24], s_rus[24], s_rt[24], s_x[24],
         s_err[24];
     snprintf(s_b, sizeof s_b, "%" PRId64, p->batch);
@@ -256,7 +287,7 @@ static int bench_row(const struct bench_ctx *ctx, struct report *rep, struct att
     snprintf(s_t, sizeof s_t, "%.1f", t_ours);
     if (ref) {
         snprintf(s_rus, sizeof s_rus, "%.2f", ref->median_us);
-        snprintf(s_rt, sizeof s_rt, "%.1f", tflops(p, ref->median_us));
+        snprintf(s_rt, sizeof s_rt, "%.1f", tflops(c, ref->median_us));
         snprintf(s_x, sizeof s_x, "%.2f", ours.median_us > 0 ? ref->median_us / ours.median_us
                                                              : 0.0);
         snprintf(s_err, sizeof s_err, "%.2e", err);
@@ -328,11 +359,30 @@ int bench_attention(const struct bench_ctx *ctx)
         bench_error("attention: --shape takes BATCHxSEQLENxHEADSxHEAD_DIM, e.g. 2x8192x16x128");
         return -1;
     }
-    if (o->shape_dims == 4) {
-        if (o->shape[1] > INT32_MAX || o->shape[2] > INT32_MAX || o->shape[3] > INT32_MAX) {
-            bench_error("attention: --shape: seqlen, heads and head_dim must fit an int");
-            return -1;
+    if (o->shape_dims == 4 &&
+        (o->shape[1] > INT32_MAX || o->shape[2] > INT32_MAX || o->shape[3] > INT32_MAX)) {
+        bench_error("attention: --shape: seqlen, heads and head_dim must fit an int");
+        return -1;
+    }
+    /* --seqlens: the varlen batch (offsets cu[]), then the dense one of the same work */
+    int cu[BENCH_MAX_SEQLENS + 1];
+    if (o->nseqlens) {
+        int64_t longest = 0;
+        double squares = 0;
+        cu[0] = 0;
+        for (int i = 0; i < o->nseqlens; i++) {
+            cu[i + 1] = cu[i] + o->seqlens[i];
+            longest = o->seqlens[i] > longest ? o->seqlens[i] : longest;
+            squares += (double)o->seqlens[i] * o->seqlens[i];
         }
+        int64_t same = ((int64_t)(sqrt(squares / o->nseqlens) + 4.0)) / 8 * 8;
+        same = same < 8 ? 8 : same;
+        const int64_t h = o->shape_dims == 4 ? o->shape[2] : 16;
+        const int64_t d = o->shape_dims == 4 ? o->shape[3] : 128;
+        const int64_t both[2][4] = {{o->nseqlens, longest, h, d}, {o->nseqlens, same, h, d}};
+        memcpy(shapes, both, sizeof both);
+        nshapes = 2;
+    } else if (o->shape_dims == 4) {
         memcpy(shapes[0], o->shape, sizeof shapes[0]);
         nshapes = 1;
     } else {
@@ -346,7 +396,13 @@ int bench_attention(const struct bench_ctx *ctx)
     }
     struct report rep;
     int rc = report_open(&rep, columns, NCOLS, o->csv), wrong = 0;
+    int *cu_dev = NULL;
     if (rc == 0 && !bench_cuda_ok(cudaMalloc((void **)&c.err, sizeof(float)), "cudaMalloc"))
+        rc = -1;
+    if (rc == 0 && o->nseqlens &&
+        (!bench_cuda_ok(cudaMalloc((void **)&cu_dev, sizeof cu), "cudaMalloc (cu_seqlens)") ||
+         !bench_cuda_ok(cudaMemcpy(cu_dev, cu, sizeof cu, cudaMemcpyHostToDevice),
+                        "cudaMemcpy (cu_seqlens)")))
         rc = -1;
     for (int di = 0; di < o->ndtypes && rc == 0; di++) {
         const tileops_dtype dt = o->dtypes[di];
@@ -358,7 +414,10 @@ int bench_attention(const struct bench_ctx *ctx)
         for (int si = 0; si < nshapes && rc == 0; si++) {
             const int64_t b = shapes[si][0], s = shapes[si][1], h = shapes[si][2],
                           d = shapes[si][3];
-            const int64_t n = b * s * h * d;
+            const int varlen = o->nseqlens && si == 0;
+            c.cu_host = varlen ? cu : NULL;
+            c.rows = varlen ? cu[o->nseqlens] : b * s;
+            const int64_t n = c.rows * h * d;
             void *q = NULL, *k = NULL, *v = NULL, *out = NULL, *o_ref = NULL;
             float *lse = NULL;
             if (!bench_cuda_ok(cudaMalloc(&q, (size_t)n * 2), "cudaMalloc (q)") ||
@@ -387,20 +446,30 @@ int bench_attention(const struct bench_ctx *ctx)
             p->q = q, p->k = k, p->v = v, p->o = out;
             p->q_head = p->k_head = p->v_head = p->o_head = d;
             p->q_seq = p->k_seq = p->v_seq = p->o_seq = h * d;
-            p->q_batch = p->k_batch = p->v_batch = p->o_batch = s * h * d;
+            p->q_batch = p->k_batch = p->v_batch = p->o_batch = varlen ? 0 : s * h * d;
+            if (varlen) { /* packed [total, heads, head_dim]; LSE [heads, total] */
+                p->cu_seqlens_q = p->cu_seqlens_kv = cu_dev;
+                p->cu_seqlens_q_host = p->cu_seqlens_kv_host = cu;
+            }
             p->lse = lse;
             p->scale = 0.0f; /* 1/sqrt(head_dim), as the reference */
             if (o->window >= 0)
                 p->window = 1, p->window_left = o->window, p->window_right = -1;
             p->softcap = (float)o->softcap;
             c.o_ref = o_ref;
-            char note[64] = "";
+            char note[96] = "";
             /* the reference is plain attention: none for a window or softcap */
             if (o->window >= 0 || o->softcap > 0)
                 snprintf(note, sizeof note, "no reference: window %d softcap %g", o->window,
                          o->softcap);
             else if (rc == 0)
                 reference_alloc(&c, note, sizeof note);
+            if (varlen) { /* say so in the row */
+                char rest[64];
+                memcpy(rest, note, sizeof rest - 1);
+                rest[sizeof rest - 1] = '\0';
+                snprintf(note, sizeof note, "varlen; %s", rest);
+            }
             for (int ci = 0; ci < o->ncausal && rc == 0; ci++) {
                 p->causal = o->causal[ci];
                 struct bench_stats ref_t = {0};
@@ -437,6 +506,8 @@ int bench_attention(const struct bench_ctx *ctx)
     }
     if (c.err)
         cudaFree(c.err);
+    if (cu_dev)
+        cudaFree(cu_dev);
     cublasDestroy(c.cb);
     if (report_close(&rep) != 0)
         rc = -1;

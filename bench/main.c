@@ -71,6 +71,7 @@ static void usage(FILE *f)
     fputs("usage: tileops-bench OP [--n N] [--shape ROWSxCOLS|MxNxK|BxSxHxD] [--mode plain|log]\n"
           "                        [--layout kn|nk|all] [--epilogue none|bias_relu|bias_gelu|all]\n"
           "                        [--causal on|off|all] [--window W] [--softcap C] [--splits N]\n"
+          "                        [--seqlens L1,L2,...]\n"
           "                        [--dtype f32|f16|bf16|all] [--tier auto|sm70|sm80|sm90|all]\n"
           "                        [--offset E] [--reps R] [--csv FILE] [--kernel NAME[,NAME]...]\n"
           "                        [--untuned] [--list-kernels | --measure [--prune F]]\n"
@@ -100,6 +101,11 @@ static void usage(FILE *f)
             "  --window W   attention: a sliding window, keys from W before each query (with\n"
             "               causal: only those); TFLOP/s count the scores inside it; no reference\n"
             "  --softcap C  attention: scores capped at C (softcap); no reference\n"
+            "  --seqlens L1,L2,...  attention: a variable-length batch of these sequences\n"
+            "               (packed, cu_seqlens) in place of --shape's batch x seqlen (its\n"
+            "               heads and head_dim stay; default 16 x 128), then, for comparison,\n"
+            "               the dense batch of as many sequences of the same work (each of the\n"
+            "               length whose square is their mean square, rounded to 8)\n"
             "  --splits N   decode: split each sequence's cache N ways, 1..%d (default: dispatch\n"
             "               chooses)\n"
             "  --dtype D    f32, f16, bf16, or all of them (default f32; gemm, attention: bf16)\n"
@@ -190,7 +196,7 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
             strcmp(name, "--shape") && strcmp(name, "--mode") && strcmp(name, "--layout") &&
             strcmp(name, "--epilogue") && strcmp(name, "--causal") && strcmp(name, "--kernel") &&
             strcmp(name, "--prune") && strcmp(name, "--window") && strcmp(name, "--softcap") &&
-            strcmp(name, "--splits"))
+            strcmp(name, "--splits") && strcmp(name, "--seqlens"))
             return bad_usage("unknown option '%s'", arg);
         if (val)
             val++;
@@ -270,6 +276,26 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
             if (parse_int(val, 0, INT32_MAX, &v) != 0)
                 return bad_usage("--window: '%s' is not an integer in 0..%d", val, INT32_MAX);
             o->window = (int)v;
+        } else if (strcmp(name, "--seqlens") == 0) {
+            /* L1,L2,...: each >= 1, at most BENCH_MAX_SEQLENS of them */
+            const char *at = val;
+            o->nseqlens = 0;
+            while (at && o->nseqlens < BENCH_MAX_SEQLENS) {
+                char part[32];
+                const char *comma = strchr(at, ',');
+                const size_t len = comma ? (size_t)(comma - at) : strlen(at);
+                if (len == 0 || len >= sizeof part)
+                    break;
+                memcpy(part, at, len);
+                part[len] = '\0';
+                if (parse_int(part, 1, INT32_MAX / 2, &v) != 0)
+                    break;
+                o->seqlens[o->nseqlens++] = (int)v;
+                at = comma ? comma + 1 : NULL;
+            }
+            if (at || o->nseqlens == 0)
+                return bad_usage("--seqlens: '%s' is not a list of 1 to %d lengths L1,L2,... "
+                                 "(each in 1..%d)", val, BENCH_MAX_SEQLENS, INT32_MAX / 2);
         } else if (strcmp(name, "--softcap") == 0) {
             char *end;
             const double x = strtod(val, &end);
@@ -395,6 +421,8 @@ static int make_opts(const struct bench_op *op, int argc, char **argv, int first
                              ? "--shape: %s takes BxSxHxD (batch x seqlen x heads x head_dim)"
                              : "--shape: BxSxHxD is for attention; %s takes ROWSxCOLS or MxNxK",
                          op->name);
+    if (o->nseqlens && op->run != bench_attention)
+        return bad_usage("--seqlens is for attention");
     if (o->prune > 0 && !o->measure)
         return bad_usage("--prune goes with --measure");
     return 0;
