@@ -36,7 +36,8 @@
 //     o[di].x[i] *= corr[row(i)]. The final 1/rowsum likewise.
 //   - Causal and the sliding window (bottom-right: row i sits at i + seqlen_kv - seqlen_q):
 //     tiles wholly outside are never loaded; only tiles crossing an edge (or the sequence end)
-//     are masked. Softcap, when on, caps the scaled scores in S as the row max reads them.
+//     are masked. Softcap, when on, turns the scores in S into tanh(s · scale / cap) as the
+//     row max reads them (the softmax then scales by cap).
 //     A row that sees no key keeps max -inf (exps computed against 0: all 0), rowsum 0: O = 0,
 //     LSE = -inf.
 //   - Epilogue: O scaled by 1/rowsum in the fragments, staged NJ fragments at a time through the
@@ -284,10 +285,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const bool active = LPR == 2 || half == 0;
     const int row = m0 + warp * 16 + r; // sequence row of this lane's softmax row
     float row_max = -INFINITY, row_sum = 0.0f;
-    // Softcap: the scores are capped (scale applied) before the softmax, which then scales by 1.
+    // Softcap: the scores become tanh(s · scale / cap) before the softmax, which scales by cap.
     const bool capped = p.softcap > 0.0f;
     const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
-    const float s_scale = capped ? 1.0f : p.scale;
+    const float s_scale = capped ? p.softcap : p.scale;
     const float scale_log2 = s_scale * TILEOPS_LOG2E;
 
     for (int j = 0; j < n_tiles; j++) {
@@ -352,7 +353,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
 #pragma unroll
                 for (int e = 0; e < 4; e++) {
                     if (capped)
-                        t[e] = attn_softcap(t[e], p.softcap, scale_over_cap);
+                        t[e] = attn_softcap(t[e], scale_over_cap);
                     if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, win))
                         mx = max_nan(mx, t[e]);
                 }

@@ -29,8 +29,8 @@
 //     docs/ATTENTION.md); V stored [n][d] is a k-major B, read with ldmatrix.trans.
 //   - Causal and the sliding window (bottom-right: row i sits at i + seqlen_kv - seqlen_q; see
 //     tileops_attention.cuh): tiles wholly outside are never loaded; only tiles crossing an
-//     edge (or the sequence end) are masked. Softcap, when on, is applied to the scaled scores
-//     before the mask (a block-uniform branch), and the softmax then scales by 1.
+//     edge (or the sequence end) are masked. Softcap, when on, turns the scores into tanh(s · scale
+//     / cap) before the mask (a block-uniform branch), and the softmax then scales by cap.
 //   - Epilogue: O / rowsum, staged through shared memory (Q's region) to 16-byte stores; the
 //     log-sum-exp (natural log, of the scaled scores) when asked. A row that sees no key has
 //     rowsum 0: it stores zeros and LSE -inf.
@@ -254,10 +254,10 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             row_max[mi][hf] = -INFINITY;
             row_sum[mi][hf] = 0.0f;
         }
-    // Softcap: the scores are capped (scale applied) before the softmax, which then scales by 1.
+    // Softcap: the scores become tanh(s · scale / cap) before the softmax, which scales by cap.
     const bool capped = p.softcap > 0.0f;
     const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
-    const float s_scale = capped ? 1.0f : p.scale;
+    const float s_scale = capped ? p.softcap : p.scale;
     const float scale_log2 = s_scale * TILEOPS_LOG2E;
     const int row0 = m0 + warp * WM + g; // sequence row of (mi 0, hf 0)
 
@@ -322,7 +322,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 for (int ni = 0; ni < NI; ni++)
 #pragma unroll
                     for (int e = 0; e < 4; e++)
-                        s[mi][ni][e] = attn_softcap(s[mi][ni][e], p.softcap, scale_over_cap);
+                        s[mi][ni][e] = attn_softcap(s[mi][ni][e], scale_over_cap);
 
         // Mask (block-uniform branch: only tiles at the sequence end, crossing the diagonal or
         // the window's edges).

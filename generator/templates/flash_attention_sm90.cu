@@ -31,7 +31,8 @@
 //     ping-pong), so that it always does.
 //   - Causal and the sliding window (bottom-right: row i sits at i + len_kv - len_q): tiles
 //     wholly outside are never loaded; tiles crossing an edge (or the sequence end) are masked.
-//     Softcap, when on, caps the scaled scores before the mask; the softmax then scales by 1.
+//     Softcap, when on, turns the scores into tanh(s · scale / cap) before the mask; the
+//     softmax then scales by cap.
 //   - Epilogue: O / rowsum staged in the consumer's own rows of the item's Q buffer (swizzled),
 //     then 16-byte stores of the rows inside the sequence; the LSE when asked; then the buffer
 //     is released to the producer. A row that sees no key stores zeros and LSE -inf.
@@ -181,12 +182,12 @@ static __device__ __forceinline__ void mask_tile(float (&s)[SACC], int r0, int n
         }
 }
 
-// Softcap of a tile's raw scores: cap · tanh(s · scale / cap).
-static __device__ __forceinline__ void softcap_tile(float (&s)[SACC], float cap, float scale_over_cap)
+// Softcap of a tile's raw scores, in units of the cap: tanh(s · scale / cap).
+static __device__ __forceinline__ void softcap_tile(float (&s)[SACC], float scale_over_cap)
 {
 #pragma unroll
     for (int i = 0; i < SACC; i++)
-        s[i] = attn_softcap(s[i], cap, scale_over_cap);
+        s[i] = attn_softcap(s[i], scale_over_cap);
 }
 
 // Online softmax of one tile for the thread's two rows: the new running max (of the raw
@@ -386,10 +387,10 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     const int c = wg - 1, lt = tid % 128, warp = lt / 32, lane = lt % 32;
     const int t = lane % 4;
     const bool leader = lt == 0; // arrives on the empty barriers for the warpgroup
-    // Softcap: the scores are capped (scale applied) before the softmax, which then scales by 1.
+    // Softcap: the scores become tanh(s · scale / cap) before the softmax, which scales by cap.
     const bool capped = p.softcap > 0.0f;
     const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
-    const float s_scale = capped ? 1.0f : p.scale;
+    const float s_scale = capped ? p.softcap : p.scale;
     const float scale_log2 = s_scale * TILEOPS_LOG2E;
     const attn_win win = {p.window_left, p.window_right};
 
@@ -432,7 +433,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
             if (leader)
                 mbarrier_arrive(k_empty + 8 * s0); // K(0) is free
             if (capped) // before the mask: tanh(-inf) would be -1
-                softcap_tile(s, p.softcap, scale_over_cap);
+                softcap_tile(s, scale_over_cap);
             if (attn_tile_masked(t0 * BLOCK_N, BLOCK_N, mc, 64, len_q, len_kv, win))
                 mask_tile(s, r0, t0 * BLOCK_N, t, len_q, len_kv, win);
             softmax_tile(s, row_max, row_sum, corr, scale_log2);
@@ -460,7 +461,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
                 mbarrier_arrive(k_empty + 8 * st); // K(j) is free
             const int n0 = (t0 + j) * BLOCK_N;
             if (capped)
-                softcap_tile(s, p.softcap, scale_over_cap);
+                softcap_tile(s, scale_over_cap);
             if (attn_tile_masked(n0, BLOCK_N, mc, 64, len_q, len_kv, win))
                 mask_tile(s, r0, n0, t, len_q, len_kv, win);
             softmax_tile(s, row_max, row_sum, corr, scale_log2);

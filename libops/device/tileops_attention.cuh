@@ -52,17 +52,18 @@ static __host__ __device__ __forceinline__ bool attn_tile_masked(int n0, int blo
            (w.left >= 0 && (int64_t)n0 < (int64_t)m0 + (block_m - 1) + off - w.left);
 }
 
-// Softcap: the scaled score s · scale becomes cap · tanh(s · scale / cap) (cap > 0). tanh.approx
-// is one MUFU op (relative error 2^-10.99, so scores move by at most cap · 2^-10.99); the
-// accurate tanhf made a softcapped call 1.7x as long (H100, bf16 d128 16k).
-static __device__ __forceinline__ float attn_softcap(float s, float cap, float scale_over_cap)
+// Softcap: the scaled score s · scale becomes cap · tanh(s · scale / cap) (cap > 0); this returns
+// the tanh, the score in units of cap, and the softmax scales by cap (one multiply a score
+// fewer). tanh.approx is one MUFU op (relative error 2^-10.99, so scores move by at most cap ·
+// 2^-10.99); the accurate tanhf made a softcapped call 1.7x as long (H100, bf16 d128 16k).
+static __device__ __forceinline__ float attn_softcap(float s, float scale_over_cap)
 {
 #if __CUDA_ARCH__ >= 750
     float t;
     asm("tanh.approx.f32 %0, %1;" : "=f"(t) : "f"(s * scale_over_cap));
-    return cap * t;
+    return t;
 #else
-    return cap * tanhf(s * scale_over_cap);
+    return tanhf(s * scale_over_cap);
 #endif
 }
 
