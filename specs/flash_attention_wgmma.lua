@@ -17,14 +17,14 @@ local function dp(c)
 end
 
 -- Shared memory, as the template computes SMEM_TOTAL (it asserts the two agree): Q's tile
--- [block_m][dp], twice where the grid is persistent (head dims up to 96: the loop over work
--- items costs d128 and d256 spills) and that fits 227 KB, so that the next item's Q lands during
+-- [block_m][dp], twice where a CTA may take several items (head dims up to 128: the loop over
+-- work items costs d256 spills) and that fits 227 KB, so that the next item's Q lands during
 -- this one's epilogue; `stages` K and V tiles [block_n][dp]; 1024 bytes to align them to the
 -- swizzle atom and 1024 for the barriers.
 local function smem(c)
   local q = 2 * c.block_m * dp(c)
   local one = q + c.stages * 4 * c.block_n * dp(c) + 2048
-  return (dims[c.head_dim] <= 96 and one + q <= 227 * 1024) and one + q or one
+  return (dims[c.head_dim] <= 128 and one + q <= 227 * 1024) and one + q or one
 end
 
 operator "flash_attention_wgmma" {

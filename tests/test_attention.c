@@ -116,9 +116,9 @@ static const struct acase cases[] = {
      .causal = BOTH},
     {.what = "17x2048 mqa 8/1", .batch = 1, .sq = 17, .skv = 2048, .hq = 8, .hkv = 1,
      .causal = BOTH, .big = 1},
-    /* more work items (q tiles x heads) than SMs: a persistent grid's CTAs take two or
-     * three items each (up to 136 SMs), its Q buffers in turn */
-    {.what = "many items s130 gqa 136/8", .batch = 1, .sq = 130, .skv = 130, .hq = 136,
+    /* many more work items (q tiles x heads) than SMs: 544, so that a persistent grid's CTAs
+     * take several items (or causal pairs of them) each, their Q buffers in turn */
+    {.what = "many items s130 gqa 136/8", .batch = 2, .sq = 130, .skv = 130, .hq = 136,
      .hkv = 8, .causal = BOTH},
     /* GQA ratios 1, 4 and 8 (= MQA for 8 query heads), and MQA with an odd ratio */
     {.what = "gqa 8/8", .batch = 1, .sq = 130, .skv = 190, .hq = 8, .hkv = 8, .causal = BOTH},
@@ -150,6 +150,10 @@ static const struct acase cases[] = {
      .lq = {128, 0, 77, 300}, .lk = {128, 0, 77, 300}},
     {.what = "varlen non-finite neighbour", .batch = 3, .hq = 4, .hkv = 2, .causal = BOTH,
      .varlen = 1, .lq = {37, 0, 50}, .lk = {40, 20, 60}, .nonfinite_seq = 2},
+    /* 544 items (4 waves of CTAs up to 136 SMs): two consecutive ones a CTA, the second
+     * sequence's second q tiles empty */
+    {.what = "varlen many items gqa 136/8", .batch = 2, .hq = 136, .hkv = 8, .causal = BOTH,
+     .varlen = 1, .lq = {250, 70}, .lk = {250, 100}},
     {.what = "varlen long gqa 4/1", .batch = 5, .hq = 4, .hkv = 1, .causal = BOTH,
      .varlen = 1, .lq = {1000, 17, 0, 513, 1}, .lk = {1000, 300, 5, 513, 2048}, .big = 1},
     /* sliding windows (causal: a window of the past only; both: right bounded by causal),
@@ -804,6 +808,7 @@ static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
                                              "varlen non-finite neighbour",
                                              "window 77x203 left 20 right 10",
                                              "many items s130 gqa 136/8",
+                                             "varlen many items gqa 136/8",
                                              "softcap 5 window 64", "varlen window softcap"};
 
 START_TEST(every_instance)

@@ -10,8 +10,8 @@
 //   tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0: head_dim=64 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 100352 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1: head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p0: head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
-//   tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1: head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1; pointers aligned to 16 bytes; 165888 bytes of dynamic smem
-//   tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0: head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 165888 bytes of dynamic smem
+//   tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1: head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
+//   tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0: head_dim=128 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p1: head_dim=256 block_m=128 block_n=64 stages=2 consumers=2 pingpong=1; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0: head_dim=256 block_m=128 block_n=64 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s3_wg2_p1: head_dim=128 block_m=128 block_n=128 stages=3 consumers=2 pingpong=1; pointers aligned to 16 bytes; 231424 bytes of dynamic smem
@@ -120,7 +120,7 @@ constexpr int BLOCK_N = 128;
 constexpr int STAGES = 2;
 constexpr int CONSUMERS = 2;
 constexpr int PINGPONG = 1;
-constexpr int SMEM_BYTES = 165888;
+constexpr int SMEM_BYTES = 198656;
 #include "flash_attention_sm90.cu"
 }  // namespace tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1
 extern "C" int tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p1_launch(const void *args, cudaStream_t stream)
@@ -142,7 +142,7 @@ constexpr int BLOCK_N = 128;
 constexpr int STAGES = 2;
 constexpr int CONSUMERS = 2;
 constexpr int PINGPONG = 0;
-constexpr int SMEM_BYTES = 165888;
+constexpr int SMEM_BYTES = 198656;
 #include "flash_attention_sm90.cu"
 }  // namespace tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0
 extern "C" int tileops_flash_attention_wgmma_sm90_f16_d128_m128_n128_s2_wg2_p0_launch(const void *args, cudaStream_t stream)

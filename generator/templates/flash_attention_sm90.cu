@@ -12,9 +12,11 @@
 // cost model (all included by tileops_device.cuh).
 //
 // A work item is BLOCK_M rows of O for one (query head, sequence) over all the keys they see.
-// Dense non-causal calls with short items (head dims up to 96) run a persistent grid (one CTA
-// an SM takes items blockIdx.x, + gridDim.x, ...: all of equal work), the others one item a
-// CTA. CTA = one producer warpgroup + CONSUMERS consumer warpgroups:
+// Up to d128 a CTA may take several items (cta_block): dense calls run a persistent grid
+// where its shares are of equal work (non-causal short items; causal items in pairs of q tiles
+// from both ends), varlen calls with enough items two consecutive ones a CTA (the block
+// scheduler still balances their unequal work); the others run one item a CTA. CTA = one
+// producer warpgroup + CONSUMERS consumer warpgroups:
 //   - The producer gives its registers away (setmaxnreg.dec); one thread loads an item's Q tile
 //     into one of QBUF buffers once the consumers have finished with it, then K(j), V(j) for
 //     every key tile by TMA, each into its ring slot once the consumers have released it (full /
@@ -53,9 +55,10 @@ constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
 constexpr int DP = (D + 63) / 64 * 64;         // whole 64-column blocks
 constexpr int DB = DP / 64;
 constexpr int NTHREADS = (CONSUMERS + 1) * 128;
-// Dense non-causal calls on a persistent grid up to d96: at d128 and d256 the loop over work
-// items costs the consumers spills (their 240 registers hold O, S and P).
-constexpr bool PERSISTENT = D <= 96;
+// Several items a CTA up to d128 (ptxas: 12-68 bytes of spills at d128 with two stages, none
+// with three); at d256 the loop over work items costs the consumers 124 (their 240 registers
+// hold O, S and P).
+constexpr bool PERSISTENT = D <= 128;
 constexpr int SACC = BLOCK_N / 2;              // S accumulators a consumer thread
 constexpr int OACC = DP / 2;                   // O accumulators a consumer thread
 constexpr int Q_BLOCK_BYTES = BLOCK_M * 128;   // one 64-column block of Q
@@ -277,11 +280,10 @@ struct work_item {
     int m0, h, hk, b, batch, len_q, len_kv, q_row0, kv_row0, t0, n_tiles;
     bool valid;
 };
-static __device__ __forceinline__ work_item item_of(const tileops_attention_args &p, unsigned w,
-                                                    int m_tiles, bool causal)
+static __device__ __forceinline__ work_item item_of(const tileops_attention_args &p,
+                                                    attn_block blk)
 {
     work_item x;
-    const attn_block blk = attn_block_of(p, w, m_tiles, causal);
     x.h = blk.h, x.b = blk.b;
     x.hk = blk.h / (p.heads_q / p.heads_kv);
     if (p.cu_seqlens_q) {
@@ -314,15 +316,51 @@ static __device__ __forceinline__ unsigned round_of(int n, int size)
     return (unsigned)(n / size) & 1;
 }
 
-// Items w = blockIdx.x, + gridDim.x, ... (attn_block_of's order): with PERSISTENT a grid of one
-// CTA an SM where every item has the same work (dense, non-causal), else one item a CTA (the
-// hardware's block scheduler balances causal items of unequal length better than a fixed
-// stride). Without PERSISTENT each role's loop ends after its one item, so nothing is carried
-// round it (the loop's counters cost the d128 and d256 consumers spills).
+// How launch spreads the items over the CTAs (the kernel's `sched`): one a CTA; a persistent
+// grid's share, items blockIdx.x + k * gridDim.x; the same over pairs of a causal (head,
+// sequence)'s q tiles, the last but k and the k-th, whose key tiles add up to the same count
+// for every k (a pair's share of work is equal, as a dense non-causal item's); or two
+// consecutive items a CTA.
+enum { SCHED_ONE = 0, SCHED_STRIDE = 1, SCHED_PAIRS = 2, SCHED_TWO = 3 };
+
+// The CTA's n-th item into *blk: 1, or 0 when it has no more, or 2 for none this time (the
+// middle q tile of an odd count, which pairs with itself). Items in attn_block_of's order, or
+// for pairs: the pairs of a (head, sequence) side by side (the CTAs running at once read the
+// K and V of a few heads, from L2), query heads of one KV head next to each other.
+static __device__ __forceinline__ int cta_block(const tileops_attention_args &p, int sched,
+                                                int n, int items, int m_tiles, bool causal,
+                                                attn_block *blk)
+{
+    int w = (int)blockIdx.x;
+    if (sched == SCHED_PAIRS) {
+        const int per = (m_tiles + 1) / 2, pair = w + (n / 2) * (int)gridDim.x;
+        if (pair >= per * p.heads_q * (int)p.batch)
+            return 0;
+        const int k = pair % per, rest = pair / per;
+        if (n % 2 == 1 && k == m_tiles - 1 - k)
+            return 2;
+        blk->m_blk = n % 2 == 0 ? m_tiles - 1 - k : k;
+        blk->h = rest % p.heads_q, blk->b = rest / p.heads_q;
+        return 1;
+    }
+    if (sched == SCHED_STRIDE)
+        w += n * (int)gridDim.x;
+    else if (sched == SCHED_TWO)
+        w = 2 * w + n;
+    if (w >= items || (sched == SCHED_TWO && n >= 2) || (sched == SCHED_ONE && n >= 1))
+        return 0;
+    *blk = attn_block_of(p, (unsigned)w, m_tiles, causal);
+    return 1;
+}
+
+// Items as cta_block gives them (sched as launch chose it). Without PERSISTENT each role's
+// loop ends after its first item, so nothing is carried round it (the loop's counters cost the
+// d256 consumers spills). (The two roles' loop heads as one helper returning the next item cost
+// the consumers 32-380 bytes of spills.)
 static __global__ void __launch_bounds__(NTHREADS, 1)
 kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtensorMap tma_k,
        const __grid_constant__ CUtensorMap tma_v, const __grid_constant__ tileops_attention_args p,
-       const __grid_constant__ tma_orders ord, int m_tiles, int items)
+       const __grid_constant__ tma_orders ord, int m_tiles, int items, int sched)
 {
     extern __shared__ __align__(1024) unsigned char smem[];
     const uint32_t sq0 = (smem_addr(smem) + 1023) & ~1023u; // QBUF Q tiles
@@ -361,8 +399,14 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         setmaxnreg_dec<PRODUCER_REGS>();
         if (tid == 0) {
             int kv = 0, it = 0;
-            for (int w = blockIdx.x; w < items; w = PERSISTENT ? w + (int)gridDim.x : items) {
-                const work_item x = item_of(p, (unsigned)w, m_tiles, causal);
+            for (int n = 0; PERSISTENT || n < 1; n++) {
+                attn_block blk;
+                const int got = cta_block(p, sched, n, items, m_tiles, causal, &blk);
+                if (got == 0)
+                    break;
+                if (got == 2)
+                    continue;
+                const work_item x = item_of(p, blk);
                 if (!x.valid)
                     continue;
                 const int qb = slot_of(it, QBUF);
@@ -398,8 +442,14 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     float s[SACC];
     uint32_t pa[BLOCK_N / 16][4];
     int kv = 0, it = 0; // as the producer counts them
-    for (int w = blockIdx.x; w < items; w = PERSISTENT ? w + (int)gridDim.x : items) {
-        const work_item x = item_of(p, (unsigned)w, m_tiles, causal);
+    for (int n = 0; PERSISTENT || n < 1; n++) {
+        attn_block blk;
+        const int got = cta_block(p, sched, n, items, m_tiles, causal, &blk);
+        if (got == 0)
+            break;
+        if (got == 2)
+            continue;
+        const work_item x = item_of(p, blk);
         if (!x.valid)
             continue;
         const int n_tiles = x.n_tiles, t0 = x.t0, len_q = x.len_q, len_kv = x.len_kv;
@@ -627,15 +677,28 @@ static int launch(const void *args, cudaStream_t stream)
                           p->v_head, BLOCK_N, &ord.v);
     if (err)
         return err;
-    // Short items of equal work (dense, not causal, at most 16 key tiles) run on a persistent
-    // grid, one CTA an SM: an item's Q and first K/V tiles land under the previous item's last
-    // tiles and epilogue. Long items gain nothing by it, and a fixed share of items a CTA lost
-    // to the hardware's block scheduler there.
-    const bool persistent = PERSISTENT && !p->causal && !p->cu_seqlens_q && p->sms > 0 &&
-                            p->seqlen_kv <= 16 * BLOCK_N;
-    const int64_t grid = persistent && blocks > p->sms ? p->sms : blocks;
+    // Several items a CTA, so that an item's Q and first K/V tiles land under the previous
+    // item's last tiles and epilogue. Items of equal work: a persistent grid, one CTA an SM,
+    // for dense non-causal calls with short items (at most 16 key tiles: long ones gain nothing
+    // by it) and, in pairs of equal work, dense causal calls without a left window. Varlen
+    // items, of unequal work: two consecutive ones a CTA where that leaves 2 waves of CTAs or
+    // more, so that the block scheduler still balances them.
+    int sched = SCHED_ONE;
+    int64_t grid = blocks;
+    const int64_t pairs = (m_tiles + 1) / 2 * p->heads_q * p->batch;
+    if (PERSISTENT && p->sms > 0 && !p->causal && !p->cu_seqlens_q &&
+        p->seqlen_kv <= 16 * BLOCK_N) {
+        sched = SCHED_STRIDE;
+        grid = blocks > p->sms ? p->sms : blocks;
+    } else if (PERSISTENT && p->sms > 0 && p->causal && !p->cu_seqlens_q && p->window_left < 0) {
+        sched = SCHED_PAIRS;
+        grid = pairs > p->sms ? p->sms : pairs;
+    } else if (PERSISTENT && p->sms > 0 && p->cu_seqlens_q && blocks >= 4 * p->sms) {
+        sched = SCHED_TWO;
+        grid = (blocks + 1) / 2;
+    }
     kernel<<<(unsigned)grid, NTHREADS, SMEM_TOTAL, stream>>>(mq, mk, mv, *p, ord, (int)m_tiles,
-                                                           (int)blocks);
+                                                           (int)blocks, sched);
     return (int)cudaGetLastError();
 }
 
