@@ -442,6 +442,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     float s[SACC];
     uint32_t pa[BLOCK_N / 16][4];
     int kv = 0, it = 0; // as the producer counts them
+    bool turned = false; // whether this consumer has had a turn
     for (int n = 0; PERSISTENT || n < 1; n++) {
         attn_block blk;
         const int got = cta_block(p, sched, n, items, m_tiles, causal, &blk);
@@ -465,15 +466,17 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f}, corr[2];
         mbarrier_wait(q_full + 8 * qb, q_round); // also when there is no key: the buffer is reused
 
-        // Ping-pong: consumer 0 issues first. Each consumer has n_tiles + 1 turns; consumer 1
-        // hands over after each but its last, consumer 0 after each: every wait meets one arrival.
-        if (PINGPONG && c == 1 && n_tiles > 0)
-            turn_pass(c);
+        // Ping-pong: consumer 0 issues first. Each consumer has n_tiles + 1 turns an item and
+        // hands over after each, so that consumer 0 starts the next item while consumer 1
+        // finishes this one (its last P·V and epilogue). Consumer 0's first turn needs no wait;
+        // after its loop it takes consumer 1's last hand-over: every wait meets one arrival.
         // Tile 0: S, its softmax and P (O is still 0: nothing to rescale).
         if (n_tiles > 0) {
             const int s0 = slot_of(kv, STAGES);
             mbarrier_wait(k_full + 8 * s0, round_of(kv, STAGES));
-            turn_wait(c);
+            if (c == 1 || turned)
+                turn_wait(c);
+            turned = true;
             wgmma_fence();
             issue_s(s, sqc, sk0 + s0 * KV_BYTES);
             wgmma_commit();
@@ -548,8 +551,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
             wgmma_fence();
             issue_o(o, pa, sv);
             wgmma_commit();
-            if (c == 0)
-                turn_pass(c);
+            turn_pass(c);
             wgmma_wait<0>();
             wgmma_fence_operands(o);
             if (leader)
@@ -603,6 +605,8 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
         if (leader)
             mbarrier_arrive(q_empty + 8 * qb);
     }
+    if (PINGPONG && c == 0 && turned)
+        turn_wait(c);
 }
 
 // ---- host side --------------------------------------------------------------------------------
