@@ -151,8 +151,6 @@ static int run_reference(void *arg, cudaStream_t stream)
         const int sq = c->cu_host ? c->cu_host[b + 1] - c->cu_host[b] : (int)p->seqlen_q;
         const int skv = c->cu_host ? sq : (int)p->seqlen_kv;
         const int64_t row0 = c->cu_host ? c->cu_host[b] : 0;
-        if (sq == 0)
-            continue;
         for (int h0 = 0; h0 < p->heads_q; h0 += c->heads_per_pass) {
             const int nh = p->heads_q - h0 < c->heads_per_pass ? p->heads_q - h0
                                                                 : c->heads_per_pass;
@@ -466,18 +464,13 @@ int bench_attention(const struct bench_ctx *ctx)
             p->softcap = (float)o->softcap;
             c.o_ref = o_ref;
             char note[96] = "";
+            const int at = varlen ? snprintf(note, sizeof note, "varlen; ") : 0; /* in the row */
             /* the reference is plain attention: none for a window or softcap */
             if (o->window >= 0 || o->softcap > 0)
-                snprintf(note, sizeof note, "no reference: window %d softcap %g", o->window,
-                         o->softcap);
+                snprintf(note + at, sizeof note - at, "no reference: window %d softcap %g",
+                         o->window, o->softcap);
             else if (rc == 0)
-                reference_alloc(&c, note, sizeof note);
-            if (varlen) { /* say so in the row */
-                char rest[64];
-                memcpy(rest, note, sizeof rest - 1);
-                rest[sizeof rest - 1] = '\0';
-                snprintf(note, sizeof note, "varlen; %s", rest);
-            }
+                reference_alloc(&c, note + at, sizeof note - at);
             for (int ci = 0; ci < o->ncausal && rc == 0; ci++) {
                 p->causal = o->causal[ci];
                 struct bench_stats ref_t = {0};

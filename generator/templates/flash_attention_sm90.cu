@@ -55,9 +55,8 @@ constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
 constexpr int DP = (D + 63) / 64 * 64;         // whole 64-column blocks
 constexpr int DB = DP / 64;
 constexpr int NTHREADS = (CONSUMERS + 1) * 128;
-// Several items a CTA up to d128 (ptxas: 12-68 bytes of spills at d128 with two stages, none
-// with three); at d256 the loop over work items costs the consumers 124 (their 240 registers
-// hold O, S and P).
+// Several items a CTA up to d128; at d256 the loop over work items costs the consumers 124
+// bytes of spills (their 240 registers hold O, S and P).
 constexpr bool PERSISTENT = D <= 128;
 constexpr int SACC = BLOCK_N / 2;              // S accumulators a consumer thread
 constexpr int OACC = DP / 2;                   // O accumulators a consumer thread
