@@ -17,6 +17,7 @@
 #define MAX_REPS 10000 /* bounds the events and the run time */
 /* Bounds n so that byte counts (n * 16 at most) cannot overflow; no GPU holds this much. */
 #define MAX_N (INT64_MAX / 16)
+#define MAX_TOKENS (INT32_MAX - 256) /* --seqlens: the packed rows a call takes */
 
 /* The "cases" entry of ops[]: main runs the file's cases (run_cases), never this. */
 static int bench_cases_marker(const struct bench_ctx *ctx)
@@ -277,8 +278,10 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
                 return bad_usage("--window: '%s' is not an integer in 0..%d", val, INT32_MAX);
             o->window = (int)v;
         } else if (strcmp(name, "--seqlens") == 0) {
-            /* L1,L2,...: each >= 1, at most BENCH_MAX_SEQLENS of them */
+            /* L1,L2,...: each >= 1, at most BENCH_MAX_SEQLENS of them, their sum within the
+             * call's int offsets */
             const char *at = val;
+            int64_t total = 0;
             o->nseqlens = 0;
             while (at && o->nseqlens < BENCH_MAX_SEQLENS) {
                 char part[32];
@@ -288,14 +291,16 @@ static int parse_options(int argc, char **argv, int first, struct bench_opts *o)
                     break;
                 memcpy(part, at, len);
                 part[len] = '\0';
-                if (parse_int(part, 1, INT32_MAX / 2, &v) != 0)
+                if (parse_int(part, 1, MAX_TOKENS - total, &v) != 0)
                     break;
+                total += v;
                 o->seqlens[o->nseqlens++] = (int)v;
                 at = comma ? comma + 1 : NULL;
             }
             if (at || o->nseqlens == 0)
                 return bad_usage("--seqlens: '%s' is not a list of 1 to %d lengths L1,L2,... "
-                                 "(each in 1..%d)", val, BENCH_MAX_SEQLENS, INT32_MAX / 2);
+                                 "(each >= 1, at most %d in all)", val, BENCH_MAX_SEQLENS,
+                                 MAX_TOKENS);
         } else if (strcmp(name, "--softcap") == 0) {
             char *end;
             const double x = strtod(val, &end);

@@ -207,8 +207,8 @@ START_TEST(tune_with_stand_in)
 }
 END_TEST
 
-/* The options of tileops-bench the tuner and decode added, and tileops-tune's own, refuse bad
- * input with exit status 2 and a message before touching a GPU. */
+/* The options of tileops-bench the tuner, decode and varlen added, and tileops-tune's own,
+ * refuse bad input with exit status 2 and a message before touching a GPU. */
 START_TEST(command_lines_refused)
 {
     static const struct {
@@ -226,6 +226,10 @@ START_TEST(command_lines_refused)
         {1, "decode --splits 129", "--splits: '129' is not an integer in 1..128"},
         {1, "gemm --splits 4", "--splits is for decode"},
         {1, "decode --shape 1x2x3", "--shape: decode takes BxC (batch x cache length)"},
+        {1, "gemm --seqlens 8", "--seqlens is for attention"},
+        {1, "attention --seqlens 8,,9", "--seqlens: '8,,9' is not a list"},
+        {1, "attention --seqlens 0", "--seqlens: '0' is not a list"},
+        {1, "attention --seqlens 2000000000,200000000", "at most 2147483391 in all"},
         {0, "", "--bench and --release-bench are needed"},
         {0, "--bench b --release-bench r --reps 10", "--reps is 50 to 10000"},
         {0, "--bench b --release-bench r conv", "bad argument 'conv'"},
