@@ -7,17 +7,26 @@
 #ifndef TILEOPS_ATTENTION_CUH
 #define TILEOPS_ATTENTION_CUH
 
+// The plan's functions: host and device under nvcc; plain C where the host test of the plan
+// (tests/test_attention_plan.c) includes them, without the rest.
+#ifdef __CUDACC__
+#define ATTN_HD __host__ __device__ __forceinline__
+#else
+#include <stdbool.h>
+#include <stdint.h>
+#define ATTN_HD inline
+#endif
+
 // The window a query row sees, bottom-right aligned: row i sits at position i + len_kv - len_q
 // and sees keys j with pos - left <= j <= pos + right (-1: unbounded; causal is right = 0,
 // folded in by libops/attention.c).
-struct attn_win {
+typedef struct attn_win {
     int left, right;
-};
+} attn_win;
 
 // Keys the rows [m0, m0 + block_m) ∩ [0, len_q) may see: [*lo, *hi); empty when *hi <= *lo.
-static __host__ __device__ __forceinline__ void attn_kv_range(int m0, int block_m, int len_q,
-                                                              int len_kv, attn_win w, int *lo,
-                                                              int *hi)
+static ATTN_HD void attn_kv_range(int m0, int block_m, int len_q, int len_kv, attn_win w, int *lo,
+                                  int *hi)
 {
     const int64_t off = (int64_t)len_kv - len_q;
     const int64_t last = (int64_t)(m0 + block_m < len_q ? m0 + block_m : len_q) - 1;
@@ -29,9 +38,8 @@ static __host__ __device__ __forceinline__ void attn_kv_range(int m0, int block_
 }
 
 // The key tiles of BLOCK_N keys the rows [m0, m0 + block_m) visit: [*t0, *t0 + *count).
-static __host__ __device__ __forceinline__ void attn_kv_tiles(int m0, int block_m, int block_n,
-                                                              int len_q, int len_kv, attn_win w,
-                                                              int *t0, int *count)
+static ATTN_HD void attn_kv_tiles(int m0, int block_m, int block_n, int len_q, int len_kv,
+                                  attn_win w, int *t0, int *count)
 {
     int lo, hi;
     attn_kv_range(m0, block_m, len_q, len_kv, w, &lo, &hi);
@@ -42,9 +50,8 @@ static __host__ __device__ __forceinline__ void attn_kv_tiles(int m0, int block_
 // Whether key tile [n0, n0 + block_n) needs the mask for rows [m0, m0 + block_m): it runs past
 // the keys, or its last key lies beyond what the first row sees (window right / causal), or its
 // first key before what the last row sees (window left).
-static __host__ __device__ __forceinline__ bool attn_tile_masked(int n0, int block_n, int m0,
-                                                                 int block_m, int len_q,
-                                                                 int len_kv, attn_win w)
+static ATTN_HD bool attn_tile_masked(int n0, int block_n, int m0, int block_m, int len_q,
+                                     int len_kv, attn_win w)
 {
     const int64_t off = (int64_t)len_kv - len_q;
     return n0 + block_n > len_kv ||
@@ -52,6 +59,7 @@ static __host__ __device__ __forceinline__ bool attn_tile_masked(int n0, int blo
            (w.left >= 0 && (int64_t)n0 < (int64_t)m0 + (block_m - 1) + off - w.left);
 }
 
+#ifdef __CUDACC__
 // Softcap: the scaled score s · scale becomes cap · tanh(s · scale / cap) (cap > 0); this returns
 // the tanh, the score in units of cap, and the softmax scales by cap (one multiply a score
 // fewer). tanh.approx is one MUFU op (relative error 2^-10.99, so scores move by at most cap ·
@@ -118,9 +126,10 @@ static inline bool attn_fits16(const tileops_attention_args *p, int d)
     return (ptrs & 15) == 0 && (strides & 7) == 0;
 }
 
+#endif
+
 // Whether key j is visible to query row i (both inside their sequences).
-static __host__ __device__ __forceinline__ bool attn_visible(int i, int j, int len_q, int len_kv,
-                                                             attn_win w)
+static ATTN_HD bool attn_visible(int i, int j, int len_q, int len_kv, attn_win w)
 {
     const int64_t pos = (int64_t)i + ((int64_t)len_kv - len_q);
     return j < len_kv && (w.right < 0 || (int64_t)j <= pos + w.right) &&
