@@ -19,13 +19,14 @@ static bool sees(int64_t i, int64_t j, int64_t len_q, int64_t len_kv, int left, 
 }
 
 /* Key j of sequence row i: inside the row's range [lo, hi) exactly when the row sees it, and
- * attn_visible agrees. */
+ * the row's span (what a masked tile tests) agrees. */
 static void check_key(int i, int j, int lq, int lk, attn_win w, int lo, int hi)
 {
     const bool want = sees(i, j, lq, lk, w.left, w.right);
-    if ((j >= lo && j < hi) != want || attn_visible(i, j, lq, lk, w) != want)
-        ck_abort_msg("lq %d lk %d window %d,%d row %d key %d: range [%d, %d), visible %d", lq,
-                     lk, w.left, w.right, i, j, lo, hi, attn_visible(i, j, lq, lk, w));
+    const bool span = attn_sees(attn_row_span(i, lq, lk, w), j);
+    if ((j >= lo && j < hi) != want || span != want)
+        ck_abort_msg("lq %d lk %d window %d,%d row %d key %d: range [%d, %d), span %d", lq, lk,
+                     w.left, w.right, i, j, lo, hi, span);
 }
 
 static const int bounds[] = {-1, 0, 1, 2, 5, 30};

@@ -103,7 +103,7 @@ static_assert(LD % 8 == 0 && S_LD % 4 == 0 && P_LD % 8 == 0 && (16 * LD * 2) % 3
 // The epilogue stages NJ fragments (16 * NJ <= BLOCK_N columns) at a time through S's tile.
 static_assert(S_LD >= 16 * NJ, "epilogue staging fits the S tile");
 static_assert(SMEM_TOTAL <= 96 * 1024, "sm70 tier: at most 96 KB (V100); 64 KB on Turing");
-// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
+// The tile plan (attn_kv_tiles, attn_tile_masked, attn_row_span): tileops_attention.cuh.
 
 // ---- copies through registers -----------------------------------------------------------------
 
@@ -345,6 +345,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
             // block-uniform
             const bool masked = attn_tile_masked(nb + n0, BLOCK_N, m0, BLOCK_M, len_q, len_kv, win);
             const int col0 = nb + n0 + part * HN;
+            const attn_span sp = attn_row_span(row, len_q, len_kv, win);
             float mx = row_max;
 #pragma unroll
             for (int c = 0; c < HN; c += 4) {
@@ -354,7 +355,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 for (int e = 0; e < 4; e++) {
                     if (capped)
                         t[e] = attn_softcap(t[e], scale_over_cap);
-                    if (!masked || attn_visible(row, col0 + c + e, len_q, len_kv, win))
+                    if (!masked || attn_sees(sp, col0 + c + e))
                         mx = max_nan(mx, t[e]);
                 }
                 if (capped) // the exps below read the capped scores back
@@ -375,8 +376,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
                 float t[8] = {a.x, a.y, a.z, a.w, b4.x, b4.y, b4.z, b4.w};
 #pragma unroll
                 for (int e = 0; e < 8; e++) {
-                    const bool vis =
-                        !masked || attn_visible(row, col0 + c + e, len_q, len_kv, win);
+                    const bool vis = !masked || attn_sees(sp, col0 + c + e);
                     t[e] = vis ? fast_exp2(fmaf(t[e], scale_log2, -ms)) : 0.0f;
                     sum += t[e];
                 }

@@ -105,7 +105,7 @@ static __host__ __device__ __forceinline__ uint32_t frag_off(lane_row l, int c, 
     return ((l.off + (uint32_t)c * 16) ^ l.sw) + (uint32_t)(rows * ROW_BYTES);
 }
 
-// The tile plan (attn_kv_end, attn_tile_masked, attn_visible): tileops_attention.cuh.
+// The tile plan (attn_kv_tiles, attn_tile_masked, attn_row_span): tileops_attention.cuh.
 
 // ---- copies -----------------------------------------------------------------------------------
 
@@ -330,14 +330,15 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
 #pragma unroll
             for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-                for (int ni = 0; ni < NI; ni++)
+                for (int hf = 0; hf < 2; hf++) {
+                    const attn_span sp = attn_row_span(row0 + mi * 16 + hf * 8, len_q, len_kv, win);
 #pragma unroll
-                    for (int e = 0; e < 4; e++) {
-                        const int i = row0 + mi * 16 + (e >> 1) * 8;
-                        const int jj = n0 + ni * 8 + 2 * t + (e & 1);
-                        if (!attn_visible(i, jj, len_q, len_kv, win))
-                            s[mi][ni][e] = -INFINITY;
-                    }
+                    for (int ni = 0; ni < NI; ni++)
+#pragma unroll
+                        for (int c = 0; c < 2; c++)
+                            if (!attn_sees(sp, n0 + ni * 8 + 2 * t + c))
+                                s[mi][ni][2 * hf + c] = -INFINITY;
+                }
         }
 
         if (STAGES == 1) {

@@ -175,13 +175,15 @@ static __device__ __forceinline__ void mask_tile(float (&s)[SACC], int r0, int n
                                                  int len_q, int len_kv, attn_win win)
 {
 #pragma unroll
-    for (int j = 0; j < SACC / 4; j++)
+    for (int h = 0; h < 2; h++) {
+        const attn_span sp = attn_row_span(r0 + 8 * h, len_q, len_kv, win);
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-            const int i = r0 + (e >> 1) * 8, jj = n0 + 8 * j + 2 * t + (e & 1);
-            if (!attn_visible(i, jj, len_q, len_kv, win))
-                s[4 * j + e] = -INFINITY;
-        }
+        for (int j = 0; j < SACC / 4; j++)
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                if (!attn_sees(sp, n0 + 8 * j + 2 * t + e))
+                    s[4 * j + 2 * h + e] = -INFINITY;
+    }
 }
 
 // Softcap of a tile's raw scores, in units of the cap: tanh(s · scale / cap).

@@ -1,7 +1,7 @@
 // tileops_attention.cuh: the mask and ragged-edge tile plan the attention templates share
 // (flash_attention_sm90, _sm80, _sm70), host and device: which keys a block of query rows may
-// see (causal, sliding window), which key tiles need the mask, which (row, key) pairs are
-// visible, softcap; which block computes which rows; and fit()'s common test of a call. The
+// see (causal, sliding window), which key tiles need the mask, which keys a row sees,
+// softcap; which block computes which rows; and fit()'s common test of a call. The
 // mask is bottom-right aligned: row i sits at position i + len_kv - len_q. At file scope (included by
 // tileops_device.cuh), never inside an instance namespace.
 #ifndef TILEOPS_ATTENTION_CUH
@@ -128,12 +128,23 @@ static inline bool attn_fits16(const tileops_attention_args *p, int d)
 
 #endif
 
-// Whether key j is visible to query row i (both inside their sequences).
-static ATTN_HD bool attn_visible(int i, int j, int len_q, int len_kv, attn_win w)
+// The keys query row i (inside its sequence) sees, as a span: key j is visible when
+// attn_sees(span, j). Once a row, then one unsigned compare a key (a 64-bit test a key cost a
+// dozen operations and branches, as long as the softmax of the tile itself).
+typedef struct attn_span {
+    int lo;
+    unsigned width;
+} attn_span;
+static ATTN_HD attn_span attn_row_span(int i, int len_q, int len_kv, attn_win w)
 {
-    const int64_t pos = (int64_t)i + ((int64_t)len_kv - len_q);
-    return j < len_kv && (w.right < 0 || (int64_t)j <= pos + w.right) &&
-           (w.left < 0 || (int64_t)j >= pos - w.left);
+    int lo, hi;
+    attn_kv_range(i, 1, len_q, len_kv, w, &lo, &hi);
+    const attn_span r = {lo, hi > lo ? (unsigned)(hi - lo) : 0u};
+    return r;
+}
+static ATTN_HD bool attn_sees(attn_span r, int j)
+{
+    return (unsigned)(j - r.lo) < r.width;
 }
 
 #endif
