@@ -69,6 +69,9 @@ constexpr int KV_BYTES = DB * KV_BLOCK_BYTES;
 constexpr int SMEM_ONE_Q = Q_BYTES + 2 * STAGES * KV_BYTES + 2048; // + alignment slack, barriers
 constexpr int QBUF = PERSISTENT && SMEM_ONE_Q + Q_BYTES <= 227 * 1024 ? 2 : 1;
 constexpr int SMEM_TOTAL = SMEM_ONE_Q + (QBUF - 1) * Q_BYTES;
+// Whether softcapped bf16 calls take the softmax with a fixed max (see the consumers): not in
+// the persistent form with one Q buffer (d128 at three stages), where both paths spill.
+constexpr bool FIXED_MAX_PATH = !(PERSISTENT && QBUF == 1);
 constexpr int PRODUCER_REGS = 24;
 constexpr int CONSUMER_REGS = CONSUMERS == 2 ? 240 : 160;
 
@@ -196,39 +199,45 @@ static __device__ __forceinline__ void softcap_tile(float (&s)[SACC], float scal
 
 // Online softmax of one tile for the thread's two rows: the new running max (of the raw
 // scores), corr[h] = the factor O and the sums are rescaled by, s becomes P = exp2(s *
-// scale_log2 - max_scaled), and the row sums (this thread's part) grow by P's.
+// scale_log2 - max_scaled), and the row sums (this thread's part) grow by P's. FIXED_MAX: the
+// max stays at the row_max it was given (softcapped scores, see the consumers), corr 1.
+template <bool FIXED_MAX>
 static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&row_max)[2],
                                                     float (&row_sum)[2], float (&corr)[2],
                                                     float scale_log2)
 {
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-        // The max as a tree of halvings, not a chain: every exp waits for it.
-        float m[SACC / 4];
+        float ms = row_max[h] * scale_log2;
+        corr[h] = 1.0f;
+        if (!FIXED_MAX) {
+            // The max as a tree of halvings, not a chain: every exp waits for it.
+            float m[SACC / 4];
 #pragma unroll
-        for (int j = 0; j < SACC / 4; j++)
-            m[j] = max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
-        // (each level written out: as a loop over levels nvcc leaves m in local memory)
+            for (int j = 0; j < SACC / 4; j++)
+                m[j] = max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
+            // (each level written out: as a loop over levels nvcc leaves m in local memory)
 #pragma unroll
-        for (int j = 0; j < SACC / 8; j++)
-            m[j] = max_nan(m[j], m[j + SACC / 8]);
+            for (int j = 0; j < SACC / 8; j++)
+                m[j] = max_nan(m[j], m[j + SACC / 8]);
 #pragma unroll
-        for (int j = 0; j < SACC / 16; j++)
-            m[j] = max_nan(m[j], m[j + SACC / 16]);
+            for (int j = 0; j < SACC / 16; j++)
+                m[j] = max_nan(m[j], m[j + SACC / 16]);
 #pragma unroll
-        for (int j = 0; j < SACC / 32; j++)
-            m[j] = max_nan(m[j], m[j + SACC / 32]);
+            for (int j = 0; j < SACC / 32; j++)
+                m[j] = max_nan(m[j], m[j + SACC / 32]);
 #pragma unroll
-        for (int j = 0; j < SACC / 64; j++)
-            m[j] = max_nan(m[j], m[j + SACC / 64]);
-        float mx = max_nan(row_max[h], m[0]);
-        mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-        mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-        // A row with no visible key yet keeps max -inf: subtract 0 instead, so that its exps
-        // are exp2(-inf) = 0 rather than NaN.
-        const float ms = mx == -INFINITY ? 0.0f : mx * scale_log2;
-        corr[h] = fast_exp2(row_max[h] * scale_log2 - ms);
-        row_max[h] = mx;
+            for (int j = 0; j < SACC / 64; j++)
+                m[j] = max_nan(m[j], m[j + SACC / 64]);
+            float mx = max_nan(row_max[h], m[0]);
+            mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+            mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+            // A row with no visible key yet keeps max -inf: subtract 0 instead, so that its
+            // exps are exp2(-inf) = 0 rather than NaN.
+            ms = mx == -INFINITY ? 0.0f : mx * scale_log2;
+            corr[h] = fast_exp2(row_max[h] * scale_log2 - ms);
+            row_max[h] = mx;
+        }
         float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // four chains, not one: shorter latency
 #pragma unroll
         for (int j = 0; j < SACC / 4; j++)
@@ -437,6 +446,12 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     const float scale_over_cap = capped ? p.scale / p.softcap : 0.0f;
     const float s_scale = capped ? p.softcap : p.scale;
     const float scale_log2 = s_scale * TILEOPS_LOG2E;
+    // Softcapped scores lie within ±cap: in bf16 with cap <= 50 the softmax subtracts a fixed
+    // cap / 2 instead of the running max (P within e^-75 .. e^25: normal in fp32 and bf16, the
+    // sums of 2^31 keys far from fp32's limit), which drops the max and its latency (O's
+    // rescale is by 1).
+    const bool fixed_max =
+        FIXED_MAX_PATH && capped && elem_is_bf16((const elem_t *)0) && p.softcap <= 50.0f;
     const attn_win win = {p.window_left, p.window_right};
 
     float o[OACC];
@@ -464,7 +479,8 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
 #pragma unroll
         for (int i = 0; i < OACC; i++)
             o[i] = 0.0f;
-        float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f}, corr[2];
+        const float max0 = fixed_max ? 0.5f : -INFINITY; // in units of cap, as the scores
+        float row_max[2] = {max0, max0}, row_sum[2] = {0.0f, 0.0f}, corr[2];
         mbarrier_wait(q_full + 8 * qb, q_round); // also when there is no key: the buffer is reused
 
         // Ping-pong: consumer 0 issues first. Each consumer has n_tiles + 1 turns an item and
@@ -490,7 +506,10 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
                 softcap_tile(s, scale_over_cap);
             if (attn_tile_masked(t0 * BLOCK_N, BLOCK_N, mc, 64, len_q, len_kv, win))
                 mask_tile(s, r0, t0 * BLOCK_N, t, len_q, len_kv, win);
-            softmax_tile(s, row_max, row_sum, corr, scale_log2);
+            if (fixed_max)
+                softmax_tile<true>(s, row_max, row_sum, corr, scale_log2);
+            else
+                softmax_tile<false>(s, row_max, row_sum, corr, scale_log2);
             pack_p(s, pa);
         }
         // Tile j: S(j) and P(j-1)·V(j-1) issued together; softmax(j) once S(j) is done, while
@@ -518,7 +537,10 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
                 softcap_tile(s, scale_over_cap);
             if (attn_tile_masked(n0, BLOCK_N, mc, 64, len_q, len_kv, win))
                 mask_tile(s, r0, n0, t, len_q, len_kv, win);
-            softmax_tile(s, row_max, row_sum, corr, scale_log2);
+            if (fixed_max)
+                softmax_tile<true>(s, row_max, row_sum, corr, scale_log2);
+            else
+                softmax_tile<false>(s, row_max, row_sum, corr, scale_log2);
             wgmma_wait<0>();
             wgmma_fence_operands(o);
             if (leader)
