@@ -40,11 +40,11 @@ variant "head_dim" { "64", "96", "128", "256", tag = "d" }
 
 tier "sm90" { template = "flash_attention_sm90" }
 
-tune "block_m"   { 128, 192, tag = "m" }   -- consumers x 64 rows
-tune "block_n"   { 64, 128, tag = "n" }    -- keys per K/V tile: the S wgmma's N
-tune "stages"    { 2, 3, 4, tag = "s" }    -- K/V tile pairs in the ring
-tune "consumers" { 2, 3, tag = "wg" }      -- consumer warpgroups (plus one producer)
-tune "pingpong"  { 0, 1, tag = "p" }       -- 1: two consumers take turns issuing their GEMMs
+tune "block_m"   { 128, 192, tag = "m" }     -- consumers x 64 rows
+tune "block_n"   { 64, 128, 192, tag = "n" } -- keys per K/V tile: the S wgmma's N
+tune "stages"    { 2, 3, 4, tag = "s" }      -- K/V tile pairs in the ring
+tune "consumers" { 2, 3, tag = "wg" }        -- consumer warpgroups (plus one producer)
+tune "pingpong"  { 0, 1, tag = "p" }         -- 1: two consumers take turns issuing their GEMMs
 
 constraint "ping-pong takes two consumer warpgroups" (function(c)
   return c.pingpong == 0 or c.consumers == 2

@@ -79,7 +79,8 @@ static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
 static_assert(BLOCK_M == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
 static_assert(CONSUMERS == 2 || CONSUMERS == 3, "two or three consumer warpgroups");
-static_assert(BLOCK_N == 64 || BLOCK_N == 128, "S tiles are the m64n64 / m64n128 wgmma shapes");
+static_assert(BLOCK_N == 64 || BLOCK_N == 128 || BLOCK_N == 192,
+              "S tiles are the m64n64 / m64n128 / m64n192 wgmma shapes");
 static_assert(DP == 64 || DP == 128 || DP == 256, "O is one m64n64/128/256 wgmma");
 static_assert(STAGES >= 2 && (2 * QBUF + 4 * STAGES) * 8 <= 1024, "the barriers fit their 1024 bytes");
 // setmaxnreg moves registers within what the CTA got at launch (the launch bound's count a
@@ -132,7 +133,9 @@ static __device__ __forceinline__ void load_tile(uint32_t dst, int block_bytes,
 template <int R>
 static __device__ __forceinline__ void mma_s(float (&s)[R], uint64_t dq, uint64_t dk, int scale_d)
 {
-    if constexpr (R == 64)
+    if constexpr (R == 96)
+        wgmma_m64n192k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
+    else if constexpr (R == 64)
         wgmma_m64n128k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
     else
         wgmma_m64n64k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
@@ -197,6 +200,12 @@ static __device__ __forceinline__ void softcap_tile(float (&s)[SACC], float scal
         s[i] = attn_softcap(s[i], scale_over_cap);
 }
 
+// The max tree's widths: M0 pairs of a row's scores, then M_k+1 = M_k - M_k / 2; five levels
+// reach one from up to 32 (BLOCK_N 128: 32 16 8 4 2 1; 192: 24 12 6 3 2 1).
+constexpr int M0 = SACC / 4, M1 = M0 - M0 / 2, M2 = M1 - M1 / 2, M3 = M2 - M2 / 2,
+              M4 = M3 - M3 / 2, M5 = M4 - M4 / 2;
+static_assert(M5 == 1, "five levels of the max tree reach one value");
+
 // Online softmax of one tile for the thread's two rows: the new running max (of the raw
 // scores), corr[h] = the factor O and the sums are rescaled by, s becomes P = exp2(s *
 // scale_log2 - max_scaled), and the row sums (this thread's part) grow by P's. FIXED_MAX: the
@@ -211,24 +220,28 @@ static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&ro
         float ms = row_max[h] * scale_log2;
         corr[h] = 1.0f;
         if (!FIXED_MAX) {
-            // The max as a tree of halvings, not a chain: every exp waits for it.
-            float m[SACC / 4];
+            // The max as a tree of halvings, not a chain: every exp waits for it. Each level
+            // folds the top half of the M_k values left (the odd one out stays), down to one.
+            float m[M0];
 #pragma unroll
-            for (int j = 0; j < SACC / 4; j++)
+            for (int j = 0; j < M0; j++)
                 m[j] = max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
             // (each level written out: as a loop over levels nvcc leaves m in local memory)
 #pragma unroll
-            for (int j = 0; j < SACC / 8; j++)
-                m[j] = max_nan(m[j], m[j + SACC / 8]);
+            for (int j = 0; j < M0 / 2; j++)
+                m[j] = max_nan(m[j], m[j + M0 - M0 / 2]);
 #pragma unroll
-            for (int j = 0; j < SACC / 16; j++)
-                m[j] = max_nan(m[j], m[j + SACC / 16]);
+            for (int j = 0; j < M1 / 2; j++)
+                m[j] = max_nan(m[j], m[j + M1 - M1 / 2]);
 #pragma unroll
-            for (int j = 0; j < SACC / 32; j++)
-                m[j] = max_nan(m[j], m[j + SACC / 32]);
+            for (int j = 0; j < M2 / 2; j++)
+                m[j] = max_nan(m[j], m[j + M2 - M2 / 2]);
 #pragma unroll
-            for (int j = 0; j < SACC / 64; j++)
-                m[j] = max_nan(m[j], m[j + SACC / 64]);
+            for (int j = 0; j < M3 / 2; j++)
+                m[j] = max_nan(m[j], m[j + M3 - M3 / 2]);
+#pragma unroll
+            for (int j = 0; j < M4 / 2; j++)
+                m[j] = max_nan(m[j], m[j + M4 - M4 / 2]);
             float mx = max_nan(row_max[h], m[0]);
             mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
             mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
@@ -754,8 +767,12 @@ static int64_t fit(const void *args, size_t *workspace_bytes)
     // Cost: the MMA work of whole tiles (causal: about half) at wgmma's rate (7.5 TFLOP/s an SM,
     // against the model's nominal mma.sync 4.0) times the share FlashAttention-3's design keeps
     // busy (~0.6: exp and the row bookkeeping between the GEMMs); d96 computes O as d128.
+    // A key tile also costs a fixed ~0.3 us beyond its MMAs (waits, the row reductions, O's
+    // rescale; fitted on d64 n128 against n192), counted against 128-key tiles, whose share the
+    // efficiency already holds: about 1.3 MFLOP at this rate.
     const int64_t n_pad = (p->seqlen_kv + BLOCK_N - 1) / BLOCK_N * BLOCK_N;
-    double block_flops = 2.0 * BLOCK_M * (double)n_pad * (D + DP);
+    double block_flops = 2.0 * BLOCK_M * (double)n_pad * (D + DP) +
+                         ((double)n_pad / BLOCK_N - (double)n_pad / 128) * 1.3e6;
     if (p->causal)
         block_flops *= 0.5;
     const double eff = 7.5e3 / tileops__cost.sm_flop_ns * 0.6;
