@@ -72,8 +72,12 @@ end)
 -- TFLOP/s in one call (bench/RESULTS.md): d128 16k 558 (p0 in another call: 583 against p1's
 -- 585), d256 16k p1 606 / p0 602, causal 593 / 594. Tried and dropped: d128 n64 s4 (509 at
 -- 16k, 508 at 2k against n128's 593), d64 m192 n64 three consumers (393 / 368 against m128's
--- 414 / 386).
+-- 414 / 386). d64 also with 192 keys a tile: its tiles are short, and fewer of them save each
+-- one's fixed cost (waits, row reductions, O's rescale) where keys are many (H100: 5% at 2k,
+-- 3-8% at 16k), while at 512 keys the padding to 576 costs more (+8%): fit() weighs both.
 default { head_dim = "64", block_m = 128, block_n = 128, stages = 4, consumers = 2, pingpong = 1 }
+default { head_dim = "64", block_m = 128, block_n = 192, stages = 4, consumers = 2, pingpong = 1 }
+default { head_dim = "64", block_m = 128, block_n = 192, stages = 2, consumers = 2, pingpong = 0 }
 default { head_dim = "96", block_m = 128, block_n = 128, stages = 2, consumers = 2, pingpong = 1 }
 default { head_dim = "128", block_m = 128, block_n = 128, stages = 2, consumers = 2, pingpong = 1 }
 default { head_dim = "256", block_m = 128, block_n = 64, stages = 2, consumers = 2, pingpong = 1 }

@@ -5,8 +5,10 @@
 // serves:   flash_attention (dispatch weighs these beside that spec's kernels)
 // tier:     sm90: sm_90a + compute_90a PTX, wgmma and TMA
 // variant:  dtype=f16, head_dim in {64, 96, 128, 256}
-// instances (9), in dispatch preference order:
+// instances (11), in dispatch preference order:
 //   tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1: head_dim=64 block_m=128 block_n=128 stages=4 consumers=2 pingpong=1; pointers aligned to 16 bytes; 165888 bytes of dynamic smem
+//   tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1: head_dim=64 block_m=128 block_n=192 stages=4 consumers=2 pingpong=1; pointers aligned to 16 bytes; 231424 bytes of dynamic smem
+//   tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0: head_dim=64 block_m=128 block_n=192 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 133120 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0: head_dim=64 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 100352 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1: head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
 //   tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p0: head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0; pointers aligned to 16 bytes; 198656 bytes of dynamic smem
@@ -42,6 +44,50 @@ extern "C" int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_la
 extern "C" int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_fit(const void *args, size_t *workspace)
 {
     return tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1::fit(args, workspace);
+}
+
+namespace tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1 {
+// configuration: dtype=f16 head_dim=64 block_m=128 block_n=192 stages=4 consumers=2 pingpong=1
+typedef __half elem_t;
+enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
+constexpr int HEAD_DIM = HEAD_DIM_64;
+constexpr int BLOCK_M = 128;
+constexpr int BLOCK_N = 192;
+constexpr int STAGES = 4;
+constexpr int CONSUMERS = 2;
+constexpr int PINGPONG = 1;
+constexpr int SMEM_BYTES = 231424;
+#include "flash_attention_sm90.cu"
+}  // namespace tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1
+extern "C" int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1::launch(args, stream);
+}
+extern "C" int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1_fit(const void *args, size_t *workspace)
+{
+    return tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1::fit(args, workspace);
+}
+
+namespace tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0 {
+// configuration: dtype=f16 head_dim=64 block_m=128 block_n=192 stages=2 consumers=2 pingpong=0
+typedef __half elem_t;
+enum { HEAD_DIM_64 = 0, HEAD_DIM_96 = 1, HEAD_DIM_128 = 2, HEAD_DIM_256 = 3 };
+constexpr int HEAD_DIM = HEAD_DIM_64;
+constexpr int BLOCK_M = 128;
+constexpr int BLOCK_N = 192;
+constexpr int STAGES = 2;
+constexpr int CONSUMERS = 2;
+constexpr int PINGPONG = 0;
+constexpr int SMEM_BYTES = 133120;
+#include "flash_attention_sm90.cu"
+}  // namespace tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0
+extern "C" int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0_launch(const void *args, cudaStream_t stream)
+{
+    return tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0::launch(args, stream);
+}
+extern "C" int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0_fit(const void *args, size_t *workspace)
+{
+    return tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0::fit(args, workspace);
 }
 
 namespace tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0 {

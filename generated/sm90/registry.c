@@ -58,6 +58,10 @@ int tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_launch(const void *a
 int64_t tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
@@ -74,6 +78,10 @@ int tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_launch(const 
 int64_t tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s4_wg2_p1_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s4_wg2_p1_fit(const void *args, size_t *workspace);
+int tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
+int64_t tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s2_wg2_p0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_launch(const void *args, struct CUstream_st *stream);
 int64_t tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_fit(const void *args, size_t *workspace);
 int tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p1_launch(const void *args, struct CUstream_st *stream);
@@ -582,6 +590,10 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_launch, tileops_flash_attention_sm90_bf16_d64_m128_n64_w4_s2_q0_fit, 1},
     {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 165888, "head_dim=64 block_m=128 block_n=128 stages=4 consumers=2 pingpong=1",
      tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s4_wg2_p1_fit, 0},
+    {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 231424, "head_dim=64 block_m=128 block_n=192 stages=4 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s4_wg2_p1_fit, 0},
+    {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 133120, "head_dim=64 block_m=128 block_n=192 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_f16_d64_m128_n192_s2_wg2_p0_fit, 0},
     {"tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 0, 16, 100352, "head_dim=64 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
      tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_f16_d64_m128_n128_s2_wg2_p0_fit, 0},
     {"tileops_flash_attention_wgmma_sm90_f16_d96_m128_n128_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_F16, 1, 16, 198656, "head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1",
@@ -598,6 +610,10 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_f16_d256_m128_n64_s2_wg2_p0_fit, 0},
     {"tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 165888, "head_dim=64 block_m=128 block_n=128 stages=4 consumers=2 pingpong=1",
      tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s4_wg2_p1_fit, 0},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s4_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 231424, "head_dim=64 block_m=128 block_n=192 stages=4 consumers=2 pingpong=1",
+     tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s4_wg2_p1_launch, tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s4_wg2_p1_fit, 0},
+    {"tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 133120, "head_dim=64 block_m=128 block_n=192 stages=2 consumers=2 pingpong=0",
+     tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n192_s2_wg2_p0_fit, 0},
     {"tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 0, 16, 100352, "head_dim=64 block_m=128 block_n=128 stages=2 consumers=2 pingpong=0",
      tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_launch, tileops_flash_attention_wgmma_sm90_bf16_d64_m128_n128_s2_wg2_p0_fit, 0},
     {"tileops_flash_attention_wgmma_sm90_bf16_d96_m128_n128_s2_wg2_p1", TILEOPS_OP_FLASH_ATTENTION, 90, TILEOPS_BF16, 1, 16, 198656, "head_dim=96 block_m=128 block_n=128 stages=2 consumers=2 pingpong=1",
@@ -1052,4 +1068,4 @@ const struct tileops_kernel tileops_registry_sm90[] = {
      tileops_vector_add_sm90_bf16_t256_v1_u4_launch, tileops_vector_add_sm90_bf16_t256_v1_u4_fit, 0},
 };
 
-const int tileops_registry_sm90_count = 261;
+const int tileops_registry_sm90_count = 265;
