@@ -11,8 +11,10 @@ static const struct tileops_tune_op ops[] = {
     {TILEOPS_OP_SOFTMAX, "softmax", 2, {"rows", "cols"}, 1, {"plain"}},
     /* the epilogue's work and beta's C read change which tile pays */
     {TILEOPS_OP_GEMM, "gemm", 3, {"m", "n", "k"}, 4, {"none", "epilogue", "beta", "epilogue+beta"}},
-    {TILEOPS_OP_FLASH_ATTENTION, "flash_attention", 3, {"seqlen_q", "seqlen_kv", "batch_heads"}, 2,
-     {"full", "causal"}},
+    /* softcap's tanh changes which instance pays (the fixed max needs two Q buffers): entries
+     * measured without it do not speak for it */
+    {TILEOPS_OP_FLASH_ATTENTION, "flash_attention", 3, {"seqlen_q", "seqlen_kv", "batch_heads"}, 4,
+     {"full", "causal", "softcap", "causal+softcap"}},
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -74,7 +76,7 @@ int tileops__tune_shape(int op, const void *args, int64_t dims[TILEOPS_TUNE_DIMS
         dims[0] = a->seqlen_q;
         dims[1] = a->seqlen_kv;
         dims[2] = a->batch * a->heads_q;
-        *cls = a->causal != 0;
+        *cls = (a->causal != 0) + 2 * (a->softcap > 0.0f);
         return 0;
     }
     }

@@ -341,6 +341,12 @@ START_TEST(keys)
     int cls;
     ck_assert_int_eq(tileops__tune_shape(TILEOPS_OP_FLASH_ATTENTION, &at, d, &cls), 0);
     ck_assert(d[0] == 2048 && d[1] == 1024 && d[2] == 128 && cls == 1);
+    at.softcap = 30.0f; /* softcapped calls are buckets of their own */
+    ck_assert_int_eq(tileops__tune_shape(TILEOPS_OP_FLASH_ATTENTION, &at, d, &cls), 0);
+    ck_assert_int_eq(cls, 3);
+    at.causal = 0;
+    ck_assert_int_eq(tileops__tune_shape(TILEOPS_OP_FLASH_ATTENTION, &at, d, &cls), 0);
+    ck_assert_int_eq(cls, 2);
     ck_assert_int_eq(tileops__tune_shape(99, &at, d, &cls), -1);
 }
 END_TEST
