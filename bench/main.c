@@ -101,7 +101,7 @@ static void usage(FILE *f)
             "  --causal C   attention: on, off or all (default all)\n"
             "  --window W   attention: a sliding window, keys from W before each query (with\n"
             "               causal: only those); TFLOP/s count the scores inside it; no reference\n"
-            "  --softcap C  attention: scores capped at C (softcap); no reference\n"
+            "  --softcap C  attention: scores capped at C (softcap), the reference too\n"
             "  --seqlens L1,L2,...  attention: a variable-length batch of these sequences\n"
             "               (packed, cu_seqlens) in place of --shape's batch x seqlen (its\n"
             "               heads and head_dim stay; default 16 x 128), then, for comparison,\n"

@@ -74,11 +74,17 @@ static __device__ void add(float &m, float &l, float x)
     }
 }
 
-// One block per row of `heads` [sq, skv] score matrices. VEC: skv % 4 == 0, rows read as
-// float4 and written 4 elements at a time.
+// A scaled score under softcap `cap` (0: none): cap · tanh(x / cap), accurately.
+static __device__ __forceinline__ float capped(float x, float cap)
+{
+    return cap > 0.0f ? cap * tanhf(x / cap) : x;
+}
+
+// One block per row of `heads` [sq, skv] score matrices, each score under softcap `cap`
+// first. VEC: skv % 4 == 0, rows read as float4 and written 4 elements at a time.
 template <typename T, bool VEC>
 static __global__ void __launch_bounds__(SOFTMAX_THREADS)
-softmax_rows(const float *s, T *p, int64_t sq, int64_t skv, int causal)
+softmax_rows(const float *s, T *p, int64_t sq, int64_t skv, int causal, float cap)
 {
     const int64_t row = blockIdx.x, i = row % sq;
     const float *x = s + row * skv;
@@ -93,16 +99,16 @@ softmax_rows(const float *s, T *p, int64_t sq, int64_t skv, int causal)
         const int64_t n4 = n / 4;
         for (int64_t j = threadIdx.x; j < n4; j += SOFTMAX_THREADS) {
             const float4 v = reinterpret_cast<const float4 *>(x)[j];
-            add(m, l, v.x);
-            add(m, l, v.y);
-            add(m, l, v.z);
-            add(m, l, v.w);
+            add(m, l, capped(v.x, cap));
+            add(m, l, capped(v.y, cap));
+            add(m, l, capped(v.z, cap));
+            add(m, l, capped(v.w, cap));
         }
         for (int64_t j = n4 * 4 + threadIdx.x; j < n; j += SOFTMAX_THREADS)
-            add(m, l, x[j]);
+            add(m, l, capped(x[j], cap));
     } else {
         for (int64_t j = threadIdx.x; j < n; j += SOFTMAX_THREADS)
-            add(m, l, x[j]);
+            add(m, l, capped(x[j], cap));
     }
     for (int off = 16; off > 0; off >>= 1) {
         const float m2 = __shfl_xor_sync(0xffffffffu, m, off);
@@ -126,37 +132,37 @@ softmax_rows(const float *s, T *p, int64_t sq, int64_t skv, int causal)
             const float4 v = reinterpret_cast<const float4 *>(x)[j];
             const float e[4] = {v.x, v.y, v.z, v.w};
             for (int k = 0; k < 4; k++)
-                st(y + 4 * j + k, 4 * j + k < n ? __expf(e[k] - m) * inv : 0.0f);
+                st(y + 4 * j + k, 4 * j + k < n ? __expf(capped(e[k], cap) - m) * inv : 0.0f);
         }
     } else {
         for (int64_t j = threadIdx.x; j < skv; j += SOFTMAX_THREADS)
-            st(y + j, j < n ? __expf(x[j] - m) * inv : 0.0f);
+            st(y + j, j < n ? __expf(capped(x[j], cap) - m) * inv : 0.0f);
     }
 }
 
 template <typename T>
 static void launch_softmax(const float *s, void *p, int64_t rows, int64_t sq, int64_t skv,
-                           int causal, cudaStream_t stream)
+                           int causal, float cap, cudaStream_t stream)
 {
     if (skv % 4 == 0)
         softmax_rows<T, true><<<(unsigned)rows, SOFTMAX_THREADS, 0, stream>>>(s, (T *)p, sq, skv,
-                                                                              causal);
+                                                                              causal, cap);
     else
         softmax_rows<T, false><<<(unsigned)rows, SOFTMAX_THREADS, 0, stream>>>(s, (T *)p, sq,
-                                                                               skv, causal);
+                                                                               skv, causal, cap);
 }
 
 extern "C" int ref_attention_softmax(const float *s, void *p, int bf16, int64_t heads,
                                      int64_t seqlen_q, int64_t seqlen_kv, int causal,
-                                     cudaStream_t stream)
+                                     float softcap, cudaStream_t stream)
 {
     const int64_t rows = heads * seqlen_q;
     if (rows < 1 || rows > INT32_MAX || seqlen_kv < 1)
         return (int)cudaErrorInvalidValue;
     if (bf16)
-        launch_softmax<__nv_bfloat16>(s, p, rows, seqlen_q, seqlen_kv, causal, stream);
+        launch_softmax<__nv_bfloat16>(s, p, rows, seqlen_q, seqlen_kv, causal, softcap, stream);
     else
-        launch_softmax<__half>(s, p, rows, seqlen_q, seqlen_kv, causal, stream);
+        launch_softmax<__half>(s, p, rows, seqlen_q, seqlen_kv, causal, softcap, stream);
     return (int)cudaGetLastError();
 }
 

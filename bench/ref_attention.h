@@ -19,9 +19,10 @@ int ref_attention_fill(void *x, int bf16, int64_t n, uint64_t seed, cudaStream_t
 /* Row-wise softmax of `heads` row-major [seqlen_q, seqlen_kv] fp32 score matrices s (already
  * scaled), written to p (f16, or bf16) with the same layout. Causal: row i sees only columns
  * j <= i + seqlen_kv - seqlen_q (bottom-right aligned); a row that sees nothing gets zeros.
- * Returns the cudaError_t of the launch. */
+ * softcap > 0: each score x becomes softcap · tanh(x / softcap) first. Returns the
+ * cudaError_t of the launch. */
 int ref_attention_softmax(const float *s, void *p, int bf16, int64_t heads, int64_t seqlen_q,
-                          int64_t seqlen_kv, int causal, cudaStream_t stream);
+                          int64_t seqlen_kv, int causal, float softcap, cudaStream_t stream);
 
 /* *out (device, one float) = the largest |a[i] - b[i]| over n elements of two f16 (or bf16)
  * arrays, +inf if either holds a NaN. Zeroes *out first. Returns the cudaError_t of the

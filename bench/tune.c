@@ -126,7 +126,11 @@ static int describe(struct tcase *c)
     } else if (strcmp(c->op, "flash_attention") == 0) {
         if (nd != 4 || !opt_value(c->opts, "causal", v, sizeof v) || strcmp(v, "all") == 0)
             return -1;
-        snprintf(c->cls, sizeof c->cls, "%s", strcmp(v, "on") == 0 ? "causal" : "full");
+        const int on = strcmp(v, "on") == 0;
+        if (opt_value(c->opts, "softcap", v, sizeof v))
+            snprintf(c->cls, sizeof c->cls, "%s", on ? "causal+softcap" : "softcap");
+        else
+            snprintf(c->cls, sizeof c->cls, "%s", on ? "causal" : "full");
         snprintf(c->variant_axis, sizeof c->variant_axis, "head_dim");
         snprintf(c->variant, sizeof c->variant, "%lld", d[3]);
         c->dims[0] = c->dims[1] = d[1];

@@ -747,8 +747,8 @@ static const char *check_token(lua_State *L, int idx, const char *what)
 static int decl_tune_shapes(lua_State *L)
 {
     static const char *const fields[] = {"shape", "dtype", "layout", "epilogue", "causal",
-                                         "mode", "n", NULL};
-    enum { NF = 7, MAXV = 32 };
+                                         "mode", "n", "softcap", NULL};
+    enum { NF = 8, MAXV = 32 };
     struct builder *b = get_builder(L);
     struct gen_spec *s = b->spec;
     if (b->frozen)

@@ -137,11 +137,14 @@ default { head_dim = "256", block_m = 64, block_n = 16, warps = 4, stages = 1, q
 
 -- The cases tileops-tune times (make tune; every family serving flash_attention competes in
 -- each): tileops-bench's grid (hidden 2048, 16k tokens a batch: batch x seqlen x heads x
--- head_dim), causal and not, and f16 at head_dim 128.
+-- head_dim), causal and not, f16 at head_dim 128, and softcap (Gemma's 30: buckets of their
+-- own, its tanh changes which instance pays) at 2k.
 tune_shapes {
   { dtype = "bf16", causal = { "off", "on" },
     shape = { "32x512x32x64", "8x2048x32x64", "1x16384x32x64",
               "32x512x16x128", "8x2048x16x128", "1x16384x16x128",
               "32x512x8x256", "8x2048x8x256", "1x16384x8x256" } },
   { dtype = "f16", causal = { "off", "on" }, shape = { "8x2048x16x128", "1x16384x16x128" } },
+  { dtype = "bf16", causal = { "off", "on" }, softcap = "30",
+    shape = { "8x2048x32x64", "8x2048x16x128", "8x2048x8x256" } },
 }
