@@ -23,9 +23,12 @@
 #define WG "tileops_gemm_wgmma_sm90_bf16_nk_"
 #define DEFAULT_WG WG "m128_n256_k64_s4_wg2_c1_g8_ks1"  /* a default instance */
 #define ALL_ONLY_WG WG "m128_n128_k64_s3_wg2_c1_g16_ks1" /* only in the whole pruned space */
+#define ATTN_WG "tileops_flash_attention_wgmma_sm90_bf16_d128_m128_n128_s2_wg2_p1" /* a default */
 
 static const char *const specs[] = {"specs/gemm.lua", "specs/gemm_small_m.lua",
-                                    "specs/gemm_wgmma.lua", "specs/vector_add.lua"};
+                                    "specs/gemm_wgmma.lua", "specs/vector_add.lua",
+                                    "specs/flash_attention.lua",
+                                    "specs/flash_attention_wgmma.lua"};
 #define NSPECS ((int)(sizeof specs / sizeof specs[0]))
 
 static const char gpu_line[] = "gpu { name = \"Fake GPU\", cc = 90, sms = 132, aliases = { { cc = 90, sms = 114 } } }\n";
@@ -153,6 +156,10 @@ START_TEST(good_table)
     strcat(text, line);
     strcat(text, "entry { op = \"vector_add\", dtype = \"f16\", n = 1000, kernel = "
                  "\"tileops_vector_add_sm90_f16_t256_v8_u4\" }\n");
+    /* attention's fourth class */
+    strcat(text, "entry { op = \"flash_attention\", dtype = \"bf16\", variant = { head_dim = "
+                 "\"128\" }, class = \"causal+softcap\", seqlen_q = 2048, seqlen_kv = 2048, "
+                 "batch_heads = 128, kernel = \"" ATTN_WG "\" }\n");
     write_table("good", text, path, sizeof path);
     ck_assert_msg(generate(path, WORK "/good1", err, sizeof err) == 0, "%s", err);
     ck_assert_msg(generate(path, WORK "/good2", err, sizeof err) == 0, "%s", err);
@@ -167,10 +174,11 @@ START_TEST(good_table)
     /* marked table-only (the cost model never picks it); the defaults are not */
     ck_assert_msg(strstr(reg, ALL_ONLY_WG "_fit, 1}") != NULL, "the winner is not table-only");
     ck_assert_msg(strstr(reg, DEFAULT_WG "_fit, 0}") != NULL, "a default is table-only");
-    ck_assert_msg(strstr(a, "{\"Fake GPU\", 90, 132, aliases_0, 1, entries_0, 3}") != NULL, "%s", a);
+    ck_assert_msg(strstr(a, "{\"Fake GPU\", 90, 132, aliases_0, 1, entries_0, 4}") != NULL, "%s", a);
     /* each entry's slot is its kernel's position in the tier's registry */
-    const char *names[] = {ALL_ONLY_WG, DEFAULT_WG, "tileops_vector_add_sm90_f16_t256_v8_u4"};
-    for (int i = 0; i < 3; i++) {
+    const char *names[] = {ALL_ONLY_WG, DEFAULT_WG, "tileops_vector_add_sm90_f16_t256_v8_u4",
+                           ATTN_WG};
+    for (int i = 0; i < 4; i++) {
         int index = -1, n = 0;
         for (const char *at = strstr(reg, "    {\""); at; at = strstr(at + 1, "    {\""), n++)
             if (strncmp(at + 6, names[i], strlen(names[i])) == 0 && at[6 + strlen(names[i])] == '"')
