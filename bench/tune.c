@@ -119,18 +119,17 @@ static int describe(struct tcase *c)
         snprintf(c->variant_axis, sizeof c->variant_axis, "layout");
         snprintf(c->variant, sizeof c->variant, "%s",
                  opt_value(c->opts, "layout", v, sizeof v) ? v : "nk");
-        snprintf(c->cls, sizeof c->cls, "%s",
-                 !opt_value(c->opts, "epilogue", v, sizeof v) || strcmp(v, "none") == 0
-                     ? "none" : "epilogue");
+        /* class 1 (epilogue) where one is asked for, as tileops__tune_shape counts them */
+        snprintf(c->cls, sizeof c->cls, "%s", tileops__tune_op("gemm")->classes[
+                 opt_value(c->opts, "epilogue", v, sizeof v) && strcmp(v, "none") != 0]);
         c->dims[0] = d[0], c->dims[1] = d[1], c->dims[2] = d[2];
     } else if (strcmp(c->op, "flash_attention") == 0) {
         if (nd != 4 || !opt_value(c->opts, "causal", v, sizeof v) || strcmp(v, "all") == 0)
             return -1;
+        /* causal + 2 x softcap, as tileops__tune_shape counts them */
         const int on = strcmp(v, "on") == 0;
-        if (opt_value(c->opts, "softcap", v, sizeof v))
-            snprintf(c->cls, sizeof c->cls, "%s", on ? "causal+softcap" : "softcap");
-        else
-            snprintf(c->cls, sizeof c->cls, "%s", on ? "causal" : "full");
+        const int cls = on + 2 * (opt_value(c->opts, "softcap", v, sizeof v) != NULL);
+        snprintf(c->cls, sizeof c->cls, "%s", tileops__tune_op("flash_attention")->classes[cls]);
         snprintf(c->variant_axis, sizeof c->variant_axis, "head_dim");
         snprintf(c->variant, sizeof c->variant, "%lld", d[3]);
         c->dims[0] = c->dims[1] = d[1];
