@@ -140,6 +140,10 @@ static const struct acase cases[] = {
      .no_lse = 1},
     {.what = "scale 0.25", .batch = 2, .sq = 150, .skv = 170, .hq = 4, .hkv = 2,
      .causal = BOTH, .scale = 0.25f},
+    /* scores tens of units apart: row maxima that jump from tile to tile, so that the Hopper
+     * softmax both keeps a stale max (P up to 2^8) and rescales O */
+    {.what = "scale 2 peaked", .batch = 2, .sq = 200, .skv = 700, .hq = 4, .hkv = 2,
+     .causal = BOTH, .scale = 2.0f},
     /* variable-length batches: uneven lengths, empty q and kv sequences */
     {.what = "varlen mqa 3/1", .batch = 4, .hq = 3, .hkv = 1, .causal = BOTH, .varlen = 1,
      .lq = {0, 37, 130, 1}, .lk = {50, 0, 129, 200}},
@@ -813,7 +817,7 @@ static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
                                              "many items s130 gqa 136/8",
                                              "varlen many items gqa 136/8",
                                              "softcap 5 window 64", "softcap 80 gqa 4/1",
-                                             "varlen window softcap"};
+                                             "varlen window softcap", "scale 2 peaked"};
 
 START_TEST(every_instance)
 {

@@ -25,10 +25,11 @@
 //     views' strides may come in any order (tensor maps of 4 dimensions, the outer three
 //     sorted by stride); TMA zero-fills rows past the tensor.
 //   - Consumer warpgroup c owns query rows 64c .. 64c+63: S = Q·Kᵀ by wgmma from shared memory,
-//     online softmax in fp32 on the accumulators (the scale folded into one FFMA before exp2),
-//     P converted in place to wgmma's register-A fragments, O += P·V by wgmma (V is the N-major
-//     B operand as stored). S(j+1) and P(j)·V(j) are issued together, and softmax(j+1) runs
-//     while P(j)·V(j) is still in flight. The warpgroups interleave, so one's softmax runs
+//     online softmax in fp32 on the accumulators (the scale folded into one FFMA before exp2;
+//     O rescaled only when a max grows by more than 2^8, see softmax_tile), P converted in
+//     place to wgmma's register-A fragments, O += P·V by wgmma (V is the N-major B operand as
+//     stored). S(j+1) and P(j)·V(j) are issued together, and softmax(j+1) runs while
+//     P(j)·V(j) is still in flight. The warpgroups interleave, so one's softmax runs
 //     under the other's GEMMs; with PINGPONG they take turns by named barriers (FA3's
 //     ping-pong), so that it always does.
 //   - Causal and the sliding window (bottom-right: row i sits at i + len_kv - len_q): tiles
@@ -157,11 +158,12 @@ static __device__ __forceinline__ void mma_o(float (&o)[R], const uint32_t (&pa)
 // in a 128-byte row, the next 64 columns one block on. sq: this consumer's rows of block 0.
 static __device__ __forceinline__ void issue_s(float (&s)[SACC], uint32_t sq, uint32_t sk)
 {
+    const uint64_t dq = wgmma_desc_sw128(sq, 16, 1024), dk = wgmma_desc_sw128(sk, 16, 1024);
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++) {
         const uint32_t off = (kk % 4) * 32;
-        mma_s(s, wgmma_desc_sw128(sq + (kk / 4) * Q_BLOCK_BYTES + off, 16, 1024),
-              wgmma_desc_sw128(sk + (kk / 4) * KV_BLOCK_BYTES + off, 16, 1024), kk > 0);
+        mma_s(s, wgmma_desc_add(dq, (kk / 4) * Q_BLOCK_BYTES + off),
+              wgmma_desc_add(dk, (kk / 4) * KV_BLOCK_BYTES + off), kk > 0);
     }
 }
 
@@ -170,9 +172,10 @@ static __device__ __forceinline__ void issue_s(float (&s)[SACC], uint32_t sq, ui
 static __device__ __forceinline__ void issue_o(float (&o)[OACC], const uint32_t (&pa)[BLOCK_N / 16][4],
                                                uint32_t sv)
 {
+    const uint64_t dv = wgmma_desc_sw128(sv, KV_BLOCK_BYTES, 1024);
 #pragma unroll
     for (int kk = 0; kk < BLOCK_N / 16; kk++)
-        mma_o(o, pa[kk], wgmma_desc_sw128(sv + kk * 16 * 128, KV_BLOCK_BYTES, 1024));
+        mma_o(o, pa[kk], wgmma_desc_add(dv, kk * 16 * 128));
 }
 
 // Scores the rows may not see to -inf: thread rows r0 and r0 + 8 (sequence rows), keys
@@ -206,50 +209,74 @@ constexpr int M0 = SACC / 4, M1 = M0 - M0 / 2, M2 = M1 - M1 / 2, M3 = M2 - M2 / 
               M4 = M3 - M3 / 2, M5 = M4 - M4 / 2;
 static_assert(M5 == 1, "five levels of the max tree reach one value");
 
-// Online softmax of one tile for the thread's two rows: the new running max (of the raw
-// scores), corr[h] = the factor O and the sums are rescaled by, s becomes P = exp2(s *
-// scale_log2 - max_scaled), and the row sums (this thread's part) grow by P's. FIXED_MAX: the
-// max stays at the row_max it was given (softcapped scores, see the consumers), corr 1.
+// The max of the thread's row h (0 or 1) of a tile's scores, and of the running max m: a tree
+// of halvings, not a chain (every exp waits for it). Each level folds the top half of the M_k
+// values left (the odd one out stays), down to one; then the row's four threads.
+static __device__ __forceinline__ float tile_row_max(const float (&s)[SACC], int h, float m_run)
+{
+    float m[M0];
+#pragma unroll
+    for (int j = 0; j < M0; j++)
+        m[j] = max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
+    // (each level written out: as a loop over levels nvcc leaves m in local memory)
+#pragma unroll
+    for (int j = 0; j < M0 / 2; j++)
+        m[j] = max_nan(m[j], m[j + M0 - M0 / 2]);
+#pragma unroll
+    for (int j = 0; j < M1 / 2; j++)
+        m[j] = max_nan(m[j], m[j + M1 - M1 / 2]);
+#pragma unroll
+    for (int j = 0; j < M2 / 2; j++)
+        m[j] = max_nan(m[j], m[j + M2 - M2 / 2]);
+#pragma unroll
+    for (int j = 0; j < M3 / 2; j++)
+        m[j] = max_nan(m[j], m[j + M3 - M3 / 2]);
+#pragma unroll
+    for (int j = 0; j < M4 / 2; j++)
+        m[j] = max_nan(m[j], m[j + M4 - M4 / 2]);
+    float mx = max_nan(m_run, m[0]);
+    mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+    return max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+}
+
+// How far (in log2 units) a row's scores may pass the max its P is taken against before O is
+// rescaled: P stays below 2^8, exact enough in fp32 sums and 16-bit P.
+constexpr float RESCALE_LOG2 = 8.0f;
+
+// Online softmax of one tile for the thread's two rows. The max the exps subtract (row_max,
+// of the raw scores) moves only when a score of the warp's rows passes it by RESCALE_LOG2
+// (FlashAttention-4's conditional rescale): then every row of the warp takes its new max, and
+// corr[h] = the factor O and the sums are rescaled by; else corr is 1 and O's rescale is
+// skipped. s becomes P = exp2(s * scale_log2 - max_scaled), and the row sums (this thread's
+// part) grow by P's. Returns whether O must be rescaled (the same in the whole warp).
+// FIXED_MAX: the max stays at the row_max it was given (softcapped scores, see the consumers).
 template <bool FIXED_MAX>
-static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&row_max)[2],
+static __device__ __forceinline__ bool softmax_tile(float (&s)[SACC], float (&row_max)[2],
                                                     float (&row_sum)[2], float (&corr)[2],
                                                     float scale_log2)
 {
+    float mx[2] = {row_max[0], row_max[1]};
+    bool rescale = false;
+    if (!FIXED_MAX) {
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            mx[h] = tile_row_max(s, h, row_max[h]);
+            // (NaN, or a first visible key after none: rescale)
+            rescale |= !(mx[h] * scale_log2 <= row_max[h] * scale_log2 + RESCALE_LOG2);
+        }
+        rescale = __any_sync(0xffffffffu, rescale);
+    }
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-        float ms = row_max[h] * scale_log2;
+        // A row with no visible key yet keeps max -inf: subtract 0 instead, so that its exps
+        // are exp2(-inf) = 0 rather than NaN.
+        float ms = row_max[h] == -INFINITY ? 0.0f : row_max[h] * scale_log2;
         corr[h] = 1.0f;
-        if (!FIXED_MAX) {
-            // The max as a tree of halvings, not a chain: every exp waits for it. Each level
-            // folds the top half of the M_k values left (the odd one out stays), down to one.
-            float m[M0];
-#pragma unroll
-            for (int j = 0; j < M0; j++)
-                m[j] = max_nan(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
-            // (each level written out: as a loop over levels nvcc leaves m in local memory)
-#pragma unroll
-            for (int j = 0; j < M0 / 2; j++)
-                m[j] = max_nan(m[j], m[j + M0 - M0 / 2]);
-#pragma unroll
-            for (int j = 0; j < M1 / 2; j++)
-                m[j] = max_nan(m[j], m[j + M1 - M1 / 2]);
-#pragma unroll
-            for (int j = 0; j < M2 / 2; j++)
-                m[j] = max_nan(m[j], m[j + M2 - M2 / 2]);
-#pragma unroll
-            for (int j = 0; j < M3 / 2; j++)
-                m[j] = max_nan(m[j], m[j + M3 - M3 / 2]);
-#pragma unroll
-            for (int j = 0; j < M4 / 2; j++)
-                m[j] = max_nan(m[j], m[j + M4 - M4 / 2]);
-            float mx = max_nan(row_max[h], m[0]);
-            mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-            mx = max_nan(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-            // A row with no visible key yet keeps max -inf: subtract 0 instead, so that its
-            // exps are exp2(-inf) = 0 rather than NaN.
-            ms = mx == -INFINITY ? 0.0f : mx * scale_log2;
-            corr[h] = fast_exp2(row_max[h] * scale_log2 - ms);
-            row_max[h] = mx;
+        if (rescale) {
+            const float ms_new = mx[h] == -INFINITY ? 0.0f : mx[h] * scale_log2;
+            corr[h] = fast_exp2(row_max[h] * scale_log2 - ms_new);
+            row_max[h] = mx[h];
+            ms = ms_new;
         }
         float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // four chains, not one: shorter latency
 #pragma unroll
@@ -261,6 +288,7 @@ static __device__ __forceinline__ void softmax_tile(float (&s)[SACC], float (&ro
             }
         row_sum[h] = row_sum[h] * corr[h] + ((sum[0] + sum[1]) + (sum[2] + sum[3]));
     }
+    return rescale;
 }
 
 // P as the A fragments of the k16 steps of P·V: S's n8 blocks 2kk and 2kk+1, packed to pairs.
@@ -550,17 +578,17 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
                 softcap_tile(s, scale_over_cap);
             if (attn_tile_masked(n0, BLOCK_N, mc, 64, len_q, len_kv, win))
                 mask_tile(s, r0, n0, t, len_q, len_kv, win);
-            if (fixed_max)
-                softmax_tile<true>(s, row_max, row_sum, corr, scale_log2);
-            else
-                softmax_tile<false>(s, row_max, row_sum, corr, scale_log2);
+            const bool rescale = fixed_max
+                                     ? softmax_tile<true>(s, row_max, row_sum, corr, scale_log2)
+                                     : softmax_tile<false>(s, row_max, row_sum, corr, scale_log2);
             wgmma_wait<0>();
             wgmma_fence_operands(o);
             if (leader)
                 mbarrier_arrive(v_empty + 8 * sp); // V(j-1) is free
+            if (rescale)
 #pragma unroll
-            for (int i = 0; i < OACC; i++)
-                o[i] *= corr[(i >> 1) & 1];
+                for (int i = 0; i < OACC; i++)
+                    o[i] *= corr[(i >> 1) & 1];
             pack_p(s, pa);
         }
         if (n_tiles > 0) {

@@ -333,6 +333,14 @@ static __device__ __forceinline__ uint64_t wgmma_desc_sw128(uint32_t addr, uint3
            (uint64_t)((sbo & 0x3ffff) >> 4) << 32 | 1ull << 62;
 }
 
+// A descriptor's start moved on by `bytes` (a multiple of 16; the new start still inside the
+// 256 KB the field spans): one 32-bit add of its low word, where building the descriptor anew
+// costs the issue slots of a mask, a shift and an or per wgmma.
+static __device__ __forceinline__ uint64_t wgmma_desc_add(uint64_t desc, uint32_t bytes)
+{
+    return (desc & ~0xffffffffull) | (uint32_t)((uint32_t)desc + (bytes >> 4));
+}
+
 // wgmma.mma_async, fp32 accumulators in registers in the m64nN fragment layout: thread t of the
 // warpgroup (warp w = t / 32, lane l) holds, for each n8 block j, d[4j], d[4j+1] at row
 // 16w + l/4, columns 8j + 2(l%4) and +1, and d[4j+2], d[4j+3] eight rows below. B comes from
