@@ -366,14 +366,16 @@ tileops_status tileops_attention_kvcache_workspace_size(tileops_handle handle,
  * Returns INVALID_VALUE (NULL handle, params, q, o, k, v or seqlens_kv; size too small;
  * unknown dtype; batch, heads or head_dim < 1; seqlen_q outside 1..16; max_seqlen_kv < 0;
  * heads_q not a multiple of heads_kv; causal or window not 0 or 1; a window side below -1;
- * scale not finite
- * or negative; softcap negative or not finite; page_size not a power of two from 1 to 256;
- * max_pages_per_seq or num_pages too small for the cache; num_splits outside
- * 0..TILEOPS_KVCACHE_MAX_SPLITS; a view overlapping itself; o or lse overlapping an input;
- * num_splits forced above 1 with too small a workspace; a workspace given with 0 bytes or
- * misaligned or overlapping an operand; the current device not the handle's), NOT_SUPPORTED
- * (dtype f32; head_dim other than 64, 96, 128, 256; pointers or strides not aligned as
- * above; a tier without decode kernels of the dtype: bf16 on sm70), CUDA (the launch failed). */
+ * scale not finite or negative; softcap negative or not finite; page_size not a power of two
+ * from 1 to 256; max_pages_per_seq or num_pages too small for the cache; num_splits outside
+ * 0..TILEOPS_KVCACHE_MAX_SPLITS; a pointer not aligned to its elements (2 bytes for q, o, k,
+ * v; 4 for lse, seqlens_kv, block_table); a negative stride; a view overlapping itself; sizes
+ * that overflow; o or lse overlapping an input or each other; num_splits forced above 1 with
+ * less workspace than the query asks; a workspace NULL with workspace_bytes > 0, not 16-byte
+ * aligned, overflowing or overlapping an operand; the current device not the handle's),
+ * NOT_SUPPORTED (dtype f32; head_dim other than 64, 96, 128, 256; q, o, k or v not 16-byte
+ * aligned or a stride in use not a multiple of 8 elements; max_seqlen_kv above 2^31 - 257; a
+ * tier without decode kernels of the dtype: bf16 on sm70), CUDA (the launch failed). */
 tileops_status tileops_attention_kvcache(tileops_handle handle, const tileops_kvcache_params *p,
                                          void *workspace, size_t workspace_bytes,
                                          cudaStream_t stream);
@@ -402,10 +404,11 @@ typedef struct tileops_kv_append_params {
  * Alignment: the four tensors 16-byte aligned and their strides multiples of 8 elements;
  * slots 8-byte aligned. Two tokens with one slot: one of them lands, unspecified which.
  * Returns INVALID_VALUE (NULL handle, params or pointer; size too small; unknown dtype;
- * tokens < 0; heads_kv, head_dim, blocks or block_rows < 1; a view overlapping itself; the
- * cache overlapping the new tokens or the slots; the current device not the handle's),
- * NOT_SUPPORTED (dtype f32; head_dim not a multiple of 8; misaligned pointers or strides),
- * CUDA. */
+ * tokens < 0; heads_kv, head_dim, blocks or block_rows < 1; a pointer not aligned to its
+ * elements (2 bytes for the tensors, 8 for slots); a negative stride; a view overlapping
+ * itself; sizes that overflow; the cache overlapping the new tokens or the slots; the current
+ * device not the handle's), NOT_SUPPORTED (dtype f32; head_dim not a multiple of 8; a tensor
+ * not 16-byte aligned or a stride in use not a multiple of 8 elements), CUDA. */
 tileops_status tileops_kv_cache_append(tileops_handle handle, const tileops_kv_append_params *p,
                                        cudaStream_t stream);
 

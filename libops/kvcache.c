@@ -111,9 +111,9 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
     if (p->causal != 0 && p->causal != 1)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: causal is %d (must be 0 or 1)", fn,
                              p->causal);
-    if (!isfinite(p->scale))
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: scale is %g (must be finite; 0 "
-                             "for 1/sqrt(head_dim))", fn, (double)p->scale);
+    if (!isfinite(p->scale) || p->scale < 0.0f)
+        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: scale is %g (must be finite and "
+                             ">= 0; 0 for 1/sqrt(head_dim))", fn, (double)p->scale);
     if ((st = tileops__check_window_softcap(fn, p->window, p->window_left, p->window_right,
                                             p->softcap)))
         return st;

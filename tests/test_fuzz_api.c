@@ -1,6 +1,7 @@
 /* test_fuzz_api.c: the API fuzzer. Random and near-valid calls of every entry point
  * (tileops_vector_add, tileops_softmax and its workspace query, tileops_gemm and its workspace
- * query, tileops_flash_attention, and the handle calls), in dry run on fake devices of every
+ * query, tileops_flash_attention, tileops_attention_kvcache and its workspace query,
+ * tileops_kv_cache_append, and the handle calls), in dry run on fake devices of every
  * tier this build holds. An oracle written from the header's contract, not from libops' checks,
  * says whether each call is valid (exact 128-bit arithmetic, no shared helper); the fuzzer
  * checks that no call crashes (the sanitizer build adds: trips ASan or UBSan), no invalid call
@@ -125,8 +126,9 @@ struct verdict {
 /* n_invalid_ns: invalid calls answered NOT_SUPPORTED (a check of what the tier serves, such
  * as head_dim or a kernel for the shape, came before the one that finds the fault) */
 static uint64_t calls, problems, n_success, n_invalid, n_unsupported, n_invalid_ns;
-static uint64_t op_success[5];
-static int cur_op; /* the operator being fuzzed: handle, vector_add, softmax, gemm, attention */
+static uint64_t op_success[7];
+static int cur_op; /* the operator being fuzzed: handle, vector_add, softmax, gemm, attention,
+                    kvcache, append */
 static char last_call[1024];
 
 static void judge(const char *fn, tileops_status st, const struct verdict *v, tileops_handle h)
@@ -698,6 +700,344 @@ static void fuzz_attention(tileops_handle h)
     judge("tileops_flash_attention", tileops_flash_attention(h, &p, NULL), &v, h);
 }
 
+/* ---- decode attention over a KV cache, and the cache's append ---------------------------- */
+/* A [s0, s1, s2, head_dim] view of 2-byte elements: NULL, misaligned, negative strides,
+ * overlapping itself or overflowing are contract violations; *bytes its extent (0: none). */
+static int view_oracle(struct verdict *v, const void *ptr, const int64_t size[3],
+                       const int64_t stride[3], int64_t head_dim, u128 *bytes)
+{
+    *bytes = 0;
+    if (!ptr) { BAD(v, "NULL view"); return 0; }
+    if (UP(ptr) % 2) BAD(v, "view misaligned");
+    if (UP(ptr) % 16) UNSUP(v, "view not 16-byte aligned");
+    if (!size[0] || !size[1] || !size[2])
+        return 1;
+    for (int d = 0; d < 3; d++) {
+        if (size[d] > 1 && stride[d] < 0) { BAD(v, "negative stride"); return 0; }
+        if (size[d] > 1 && stride[d] % 8) UNSUP(v, "stride not a multiple of 8");
+    }
+    u128 extent;
+    if (!nests(size, stride, head_dim, &extent)) { BAD(v, "a view overlaps itself"); return 0; }
+    *bytes = extent * 2;
+    if (!range_ok(UP(ptr), *bytes)) { BAD(v, "a view overflows"); return 0; }
+    return 1;
+}
+
+/* A device array of n elements of elem bytes: non-null, aligned to them, not overflowing. */
+static int array_oracle(struct verdict *v, const void *ptr, int64_t n, int elem, u128 *bytes)
+{
+    *bytes = 0;
+    if (!ptr) { BAD(v, "NULL array"); return 0; }
+    if (UP(ptr) % (uintptr_t)elem) BAD(v, "array misaligned");
+    *bytes = (u128)n * (u128)elem;
+    if (!range_ok(UP(ptr), *bytes)) { BAD(v, "array overflows"); return 0; }
+    return 1;
+}
+
+#define WS_BIG ((size_t)1 << 30) /* a workspace where dispatch chooses the splits */
+
+/* need: what tileops_attention_kvcache_workspace_size answered for the call (the header's
+ * measure of "too small"), or SIZE_MAX where it failed */
+static void kvcache_oracle(struct verdict *v, tileops_handle h, const tileops_kvcache_params *p,
+                           int query, uintptr_t ws, size_t ws_bytes, size_t need)
+{
+    if (!h) BAD(v, "NULL handle");
+    if (p->size < sizeof *p) { BAD(v, "size"); return; }
+    if (p->dtype == TILEOPS_F32) UNSUP(v, "f32 decode");
+    else if (!dtype_ok(p->dtype)) BAD(v, "dtype");
+    if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1) {
+        BAD(v, "batch, heads or head_dim < 1");
+        return;
+    }
+    if (p->head_dim != 64 && p->head_dim != 96 && p->head_dim != 128 && p->head_dim != 256)
+        UNSUP(v, "head_dim");
+    if (p->seqlen_q < 1 || p->seqlen_q > 16) BAD(v, "seqlen_q outside 1..16");
+    if (p->max_seqlen_kv < 0) BAD(v, "max_seqlen_kv < 0");
+    if (p->heads_q % p->heads_kv) BAD(v, "heads_q not a multiple of heads_kv");
+    if (p->causal != 0 && p->causal != 1) BAD(v, "causal");
+    if (p->window != 0 && p->window != 1) BAD(v, "window");
+    if (p->window == 1 && (p->window_left < -1 || p->window_right < -1)) BAD(v, "window side");
+    if (!isfinite(p->scale) || p->scale < 0.0f) BAD(v, "scale");
+    if (!isfinite(p->softcap) || p->softcap < 0.0f) BAD(v, "softcap");
+    if (p->num_splits < 0 || p->num_splits > TILEOPS_KVCACHE_MAX_SPLITS) BAD(v, "num_splits");
+    if (p->seqlen_q < 1 || p->seqlen_q > 16 || p->max_seqlen_kv < 0)
+        return;
+    const int paged = p->block_table != NULL;
+    u128 table_bytes = 0, lens_bytes = 0;
+    if (paged) {
+        if (p->page_size < 1 || p->page_size > 256 || (p->page_size & (p->page_size - 1))) {
+            BAD(v, "page_size");
+            return;
+        }
+        if (p->num_pages < 1) BAD(v, "num_pages < 1");
+        if (p->max_pages_per_seq < 1 ||
+            (u128)p->max_pages_per_seq * (u128)p->page_size < (u128)p->max_seqlen_kv) {
+            BAD(v, "max_pages_per_seq too small");
+            return;
+        }
+        if (!array_oracle(v, p->block_table, 0, 4, &table_bytes))
+            return;
+        table_bytes = (u128)p->batch * (u128)p->max_pages_per_seq * 4;
+        if (!range_ok(UP(p->block_table), table_bytes)) { BAD(v, "block_table overflows"); return; }
+    }
+    if (!array_oracle(v, p->seqlens_kv, p->batch, 4, &lens_bytes))
+        return;
+    const int64_t outer = paged ? p->num_pages : p->batch;
+    const int64_t rows = paged ? p->page_size : p->max_seqlen_kv;
+    const void *ptr[4] = {p->q, p->o, p->k, p->v};
+    const int64_t sizes[4][3] = {{p->batch, p->seqlen_q, p->heads_q}, {p->batch, p->seqlen_q, p->heads_q},
+                                 {outer, rows, p->heads_kv}, {outer, rows, p->heads_kv}};
+    const int64_t strides[4][3] = {{p->q_batch, p->q_seq, p->q_head}, {p->o_batch, p->o_seq, p->o_head},
+                                   {p->k_batch, p->k_seq, p->k_head}, {p->v_batch, p->v_seq, p->v_head}};
+    u128 bytes[4];
+    for (int i = 0; i < 4; i++)
+        if (!view_oracle(v, ptr[i], sizes[i], strides[i], p->head_dim, &bytes[i]))
+            return;
+    u128 lse_bytes = 0;
+    if (p->lse && !array_oracle(v, p->lse, p->batch * p->heads_q * p->seqlen_q, 4, &lse_bytes))
+        return;
+    /* o and lse overlap nothing read, nor each other */
+    const uintptr_t in[5] = {UP(p->q), UP(p->k), UP(p->v), UP(p->seqlens_kv), UP(p->block_table)};
+    const u128 inb[5] = {bytes[0], bytes[2], bytes[3], lens_bytes, table_bytes};
+    for (int i = 0; i < 5; i++) {
+        if (meets(UP(p->o), bytes[1], in[i], inb[i])) BAD(v, "o overlaps an input");
+        if (meets(UP(p->lse), lse_bytes, in[i], inb[i])) BAD(v, "lse overlaps an input");
+    }
+    if (meets(UP(p->o), bytes[1], UP(p->lse), lse_bytes)) BAD(v, "o overlaps lse");
+    if (!query) {
+        if (ws_bytes && !ws) BAD(v, "workspace NULL with bytes");
+        if (ws % 16) BAD(v, "workspace misaligned");
+        if (ws && !range_ok(ws, ws_bytes)) BAD(v, "workspace overflows");
+        const uintptr_t all[7] = {UP(p->q), UP(p->o), UP(p->k), UP(p->v), UP(p->lse),
+                                  UP(p->seqlens_kv), UP(p->block_table)};
+        const u128 allb[7] = {bytes[0], bytes[1], bytes[2], bytes[3], lse_bytes, lens_bytes, table_bytes};
+        for (int i = 0; ws && i < 7; i++)
+            if (meets(ws, ws_bytes, all[i], allb[i])) BAD(v, "workspace overlaps an operand");
+        if (p->num_splits > 1 && need != SIZE_MAX && ws_bytes < need)
+            BAD(v, "forced splits without their workspace");
+    }
+    if (h && tileops_get_tier(h) == 70 && p->dtype == TILEOPS_BF16) UNSUP(v, "bf16 decode on sm70");
+    if (p->max_seqlen_kv > INT32_MAX - 256) UNSUP(v, "cache too long");
+}
+
+static void fuzz_kvcache(tileops_handle h)
+{
+    tileops_kvcache_params p;
+    memset(&p, 0, sizeof p);
+    p.size = sizeof p;
+    p.dtype = below(2) ? TILEOPS_F16 : TILEOPS_BF16;
+    static const int dims[] = {64, 96, 128, 256};
+    p.head_dim = dims[below(4)];
+    p.heads_kv = 1 << below(4);
+    p.heads_q = p.heads_kv << below(3);
+    p.batch = logu(6);
+    p.seqlen_q = 1 + (int)below(chance(2) ? 1 : 16);
+    p.max_seqlen_kv = logu(17) - 1;
+    const int64_t d = p.head_dim;
+    const int64_t pad = chance(4) ? 8 * (int64_t)below(4) : 0;
+    p.q_head = d + pad, p.q_seq = p.heads_q * (d + pad), p.q_batch = p.seqlen_q * p.q_seq;
+    p.o_head = d, p.o_seq = p.heads_q * d, p.o_batch = p.seqlen_q * p.o_seq;
+    int64_t rows = p.max_seqlen_kv;
+    if (chance(2)) { /* paged */
+        p.page_size = 1 << below(9);
+        p.max_pages_per_seq = (p.max_seqlen_kv + p.page_size - 1) / p.page_size + (int64_t)below(3);
+        if (p.max_pages_per_seq < 1)
+            p.max_pages_per_seq = 1;
+        p.num_pages = p.batch * p.max_pages_per_seq + (int64_t)below(4);
+        p.block_table = PTR(region(5, 4));
+        rows = p.page_size;
+    }
+    p.k_head = d, p.k_seq = p.heads_kv * d, p.k_batch = rows * p.k_seq;
+    p.v_head = d, p.v_seq = p.heads_kv * d, p.v_batch = rows * p.v_seq;
+    p.q = PTR(region(0, 16)), p.o = PTR(region(1, 16));
+    p.k = PTR(region(2, 16)), p.v = PTR(region(3, 16));
+    p.seqlens_kv = PTR(region(6, 4));
+    if (chance(2))
+        p.lse = PTR(region(4, 16));
+    p.causal = (int)below(2);
+    p.scale = chance(2) ? 0.0f : 0.125f;
+    if (chance(4))
+        p.window = 1, p.window_left = (int)below(300) - 1, p.window_right = (int)below(300) - 1;
+    if (chance(4))
+        p.softcap = 30.0f;
+    p.num_splits = chance(2) ? 0 : (int)below(TILEOPS_KVCACHE_MAX_SPLITS + 1);
+    uintptr_t ws = 0;
+    size_t ws_bytes = 0;
+    if (p.num_splits > 1 || chance(2))
+        ws = region(7, 16), ws_bytes = WS_BIG;
+    int query = chance(4);
+    int null_bytes = 0;
+    for (uint64_t m = below(4); m--;) {
+        uintptr_t ps[8] = {UP(p.q), UP(p.o), UP(p.k), UP(p.v), UP(p.lse), UP(p.seqlens_kv),
+                           UP(p.block_table), ws};
+        int64_t *st[4][3] = {{&p.q_batch, &p.q_seq, &p.q_head}, {&p.o_batch, &p.o_seq, &p.o_head},
+                             {&p.k_batch, &p.k_seq, &p.k_head}, {&p.v_batch, &p.v_seq, &p.v_head}};
+        switch (below(26)) {
+        case 0: p.size = (size_t)mut_i64((int64_t)p.size); break;
+        case 1: p.dtype = (tileops_dtype)(chance(2) ? mut_int(p.dtype) : (int)below(3)); break;
+        case 2: p.batch = mut_i64(p.batch); break;
+        case 3: p.seqlen_q = mut_int(p.seqlen_q); break;
+        case 4: p.max_seqlen_kv = mut_i64(p.max_seqlen_kv); break;
+        case 5: p.heads_q = mut_int(p.heads_q); break;
+        case 6: p.heads_kv = mut_int(p.heads_kv); break;
+        case 7: p.head_dim = mut_int(p.head_dim); break;
+        case 8: p.causal = mut_int(p.causal); break;
+        case 9: p.scale = chance(2) ? -0.5f : chance(2) ? INFINITY : NAN; break;
+        case 10: p.window = mut_int(p.window); break;
+        case 11: *(chance(2) ? &p.window_left : &p.window_right) = mut_int(-1); break;
+        case 12: p.softcap = chance(2) ? -1.0f : chance(2) ? NAN : INFINITY; break;
+        case 13: p.num_splits = mut_int(p.num_splits); break;
+        case 14: p.page_size = mut_int(p.page_size); break;
+        case 15: p.max_pages_per_seq = mut_i64(p.max_pages_per_seq); break;
+        case 16: p.num_pages = mut_i64(p.num_pages); break;
+        case 17: { int64_t *s = st[below(4)][below(3)]; *s = mut_i64(*s); } break;
+        case 18: { int64_t *s = st[below(4)][below(3)]; *s = wrap_add(*s, 8 * ((int64_t)below(5) - 2)); } break;
+        case 19: p.q = PTR(mut_ptr(UP(p.q), ps, 8)); break;
+        case 20: p.o = PTR(mut_ptr(UP(p.o), ps, 8)); break;
+        case 21: *(chance(2) ? &p.k : &p.v) = PTR(mut_ptr(UP(p.k), ps, 8)); break;
+        case 22: p.lse = (float *)PTR(mut_ptr(UP(p.lse), ps, 8)); break;
+        case 23: p.seqlens_kv = PTR(mut_ptr(UP(p.seqlens_kv), ps, 8)); break;
+        case 24: p.block_table = chance(4) ? NULL : PTR(mut_ptr(UP(p.block_table), ps, 8)); break;
+        default:
+            switch (below(4)) {
+            case 0: ws = mut_ptr(ws, ps, 8); break;
+            case 1: { /* below anything forced splits need, or past it */
+                static const size_t sizes[] = {0, 16, 2 * WS_BIG, (size_t)INT64_MAX, SIZE_MAX};
+                ws_bytes = sizes[below(5)];
+                break;
+            }
+            case 2: ws = 0; break;
+            default: null_bytes = query; break;
+            }
+            break;
+        }
+    }
+    /* forced splits: the workspace the query asks for, a byte less, or more */
+    size_t need = SIZE_MAX;
+    if (!query && p.num_splits > 1 && h) {
+        size_t b = 0;
+        if (tileops_attention_kvcache_workspace_size(h, &p, &b) == TILEOPS_SUCCESS) {
+            need = b;
+            const size_t pick[4] = {b, b ? b - 1 : 0, 16, b <= SIZE_MAX / 2 ? 2 * b : b};
+            ws_bytes = pick[below(4)];
+        }
+    }
+    struct verdict v = {0, 0, NULL};
+    if (null_bytes) BAD(&v, "bytes NULL");
+    kvcache_oracle(&v, h, &p, query, ws, ws_bytes, need);
+    snprintf(last_call, sizeof last_call, "attention_kvcache%s(size %zu, dtype %d, batch %" PRId64
+             ", seqlen_q %d, max_seqlen_kv %" PRId64 ", heads %d/%d, dim %d, q %p [%" PRId64 " %"
+             PRId64 " %" PRId64 "], o %p [%" PRId64 " %" PRId64 " %" PRId64 "], k %p [%" PRId64
+             " %" PRId64 " %" PRId64 "], v %p [%" PRId64 " %" PRId64 " %" PRId64 "], lse %p, "
+             "seqlens %p, table %p (%" PRId64 " a seq, %" PRId64 " pages of %d), causal %d, "
+             "window %d %d %d, scale %g, softcap %g, splits %d, ws %#" PRIxPTR " %zu)",
+             query ? "_workspace_size" : "", p.size, (int)p.dtype, p.batch, p.seqlen_q,
+             p.max_seqlen_kv, p.heads_q, p.heads_kv, p.head_dim, p.q, p.q_batch, p.q_seq, p.q_head,
+             p.o, p.o_batch, p.o_seq, p.o_head, p.k, p.k_batch, p.k_seq, p.k_head, p.v, p.v_batch,
+             p.v_seq, p.v_head, (void *)p.lse, (const void *)p.seqlens_kv,
+             (const void *)p.block_table, p.max_pages_per_seq, p.num_pages, p.page_size, p.causal,
+             p.window, p.window_left, p.window_right, (double)p.scale, (double)p.softcap,
+             p.num_splits, ws, ws_bytes);
+    clear_error();
+    if (query) {
+        size_t bytes = 1;
+        judge("tileops_attention_kvcache_workspace_size",
+              tileops_attention_kvcache_workspace_size(h, &p, null_bytes ? NULL : &bytes), &v, NULL);
+    } else {
+        judge("tileops_attention_kvcache",
+              tileops_attention_kvcache(h, &p, PTR(ws), ws_bytes, NULL), &v, h);
+    }
+}
+
+static void append_oracle(struct verdict *v, tileops_handle h, const tileops_kv_append_params *p)
+{
+    if (!h) BAD(v, "NULL handle");
+    if (p->size < sizeof *p) { BAD(v, "size"); return; }
+    if (p->dtype == TILEOPS_F32) UNSUP(v, "f32 append");
+    else if (!dtype_ok(p->dtype)) BAD(v, "dtype");
+    if (p->tokens < 0) { BAD(v, "tokens < 0"); return; }
+    if (p->heads_kv < 1 || p->head_dim < 1 || p->blocks < 1 || p->block_rows < 1) {
+        BAD(v, "heads_kv, head_dim, blocks or block_rows < 1");
+        return;
+    }
+    const void *ptr[4] = {p->k_new, p->v_new, p->k_cache, p->v_cache};
+    const int64_t sizes[4][3] = {{1, p->tokens, p->heads_kv}, {1, p->tokens, p->heads_kv},
+                                 {p->blocks, p->block_rows, p->heads_kv},
+                                 {p->blocks, p->block_rows, p->heads_kv}};
+    const int64_t strides[4][3] = {{0, p->k_new_token, p->k_new_head}, {0, p->v_new_token, p->v_new_head},
+                                   {p->k_block, p->k_row, p->k_head}, {p->v_block, p->v_row, p->v_head}};
+    u128 bytes[4], slot_bytes;
+    for (int i = 0; i < 4; i++)
+        if (!view_oracle(v, ptr[i], sizes[i], strides[i], p->head_dim, &bytes[i]))
+            return;
+    if ((u128)p->blocks * (u128)p->block_rows > (u128)INT64_MAX) { BAD(v, "blocks x block_rows"); return; }
+    if (!array_oracle(v, p->slots, p->tokens, 8, &slot_bytes))
+        return;
+    /* the caches may share a buffer; neither overlaps what is read */
+    const uintptr_t in[3] = {UP(p->k_new), UP(p->v_new), UP(p->slots)};
+    const u128 inb[3] = {bytes[0], bytes[1], slot_bytes};
+    for (int c = 2; c < 4; c++)
+        for (int i = 0; i < 3; i++)
+            if (meets(UP(ptr[c]), bytes[c], in[i], inb[i])) BAD(v, "the cache overlaps an input");
+    if (p->head_dim % 8) UNSUP(v, "head_dim not a multiple of 8");
+}
+
+static void fuzz_append(tileops_handle h)
+{
+    tileops_kv_append_params p;
+    memset(&p, 0, sizeof p);
+    p.size = sizeof p;
+    p.dtype = below(2) ? TILEOPS_F16 : TILEOPS_BF16;
+    p.tokens = logu(8) - 1;
+    p.heads_kv = 1 << below(4);
+    p.head_dim = 8 << below(6);
+    const int64_t d = p.head_dim;
+    p.k_new_head = p.v_new_head = d, p.k_new_token = p.v_new_token = p.heads_kv * d;
+    p.blocks = logu(10), p.block_rows = logu(9);
+    p.k_head = p.v_head = d, p.k_row = p.v_row = p.heads_kv * d;
+    p.k_block = p.v_block = p.block_rows * p.k_row;
+    p.k_new = PTR(region(0, 16)), p.v_new = PTR(region(1, 16));
+    p.k_cache = PTR(region(2, 16));
+    /* K and V of a page side by side in one buffer, now and then */
+    p.v_cache = chance(4) ? PTR(UP(p.k_cache) + (uintptr_t)d * 2) : PTR(region(3, 16));
+    if (UP(p.v_cache) - UP(p.k_cache) == (uintptr_t)d * 2)
+        p.k_head = p.v_head = 2 * d, p.k_row = p.v_row = 2 * p.heads_kv * d,
+        p.k_block = p.v_block = p.block_rows * p.k_row;
+    p.slots = PTR(region(4, 8));
+    for (uint64_t m = below(4); m--;) {
+        uintptr_t ps[5] = {UP(p.k_new), UP(p.v_new), UP(p.k_cache), UP(p.v_cache), UP(p.slots)};
+        int64_t *st[4][2] = {{&p.k_new_token, &p.k_new_head}, {&p.v_new_token, &p.v_new_head},
+                             {&p.k_row, &p.k_head}, {&p.v_row, &p.v_head}};
+        switch (below(14)) {
+        case 0: p.size = (size_t)mut_i64((int64_t)p.size); break;
+        case 1: p.dtype = (tileops_dtype)(chance(2) ? mut_int(p.dtype) : (int)below(3)); break;
+        case 2: p.tokens = mut_i64(p.tokens); break;
+        case 3: p.heads_kv = mut_int(p.heads_kv); break;
+        case 4: p.head_dim = mut_int(p.head_dim); break;
+        case 5: p.blocks = mut_i64(p.blocks); break;
+        case 6: p.block_rows = mut_i64(p.block_rows); break;
+        case 7: { int64_t *s = st[below(4)][below(2)]; *s = mut_i64(*s); } break;
+        case 8: *(chance(2) ? &p.k_block : &p.v_block) = mut_i64(p.k_block); break;
+        case 9: { int64_t *s = st[below(4)][below(2)]; *s = wrap_add(*s, 8 * ((int64_t)below(5) - 2)); } break;
+        case 10: *(chance(2) ? &p.k_new : &p.v_new) = PTR(mut_ptr(UP(p.k_new), ps, 5)); break;
+        case 11: p.k_cache = PTR(mut_ptr(UP(p.k_cache), ps, 5)); break;
+        case 12: p.v_cache = PTR(mut_ptr(UP(p.v_cache), ps, 5)); break;
+        default: p.slots = PTR(mut_ptr(UP(p.slots), ps, 5)); break;
+        }
+    }
+    struct verdict v = {0, 0, NULL};
+    append_oracle(&v, h, &p);
+    snprintf(last_call, sizeof last_call, "kv_cache_append(size %zu, dtype %d, tokens %" PRId64
+             ", heads %d, dim %d, k_new %p [%" PRId64 " %" PRId64 "], v_new %p [%" PRId64 " %"
+             PRId64 "], k_cache %p [%" PRId64 " %" PRId64 " %" PRId64 "], v_cache %p [%" PRId64
+             " %" PRId64 " %" PRId64 "], blocks %" PRId64 " x %" PRId64 ", slots %p)", p.size,
+             (int)p.dtype, p.tokens, p.heads_kv, p.head_dim, p.k_new, p.k_new_token, p.k_new_head,
+             p.v_new, p.v_new_token, p.v_new_head, p.k_cache, p.k_block, p.k_row, p.k_head,
+             p.v_cache, p.v_block, p.v_row, p.v_head, p.blocks, p.block_rows, (const void *)p.slots);
+    clear_error();
+    judge("tileops_kv_cache_append", tileops_kv_cache_append(h, &p, NULL), &v, h);
+}
+
 /* ---- handles --------------------------------------------------------------------------- */
 #define MAXH 32
 static tileops_handle handles[MAXH];
@@ -793,8 +1133,9 @@ int main(int argc, char **argv)
     while (calls < n) {
         tileops_handle h = chance(64) ? NULL : handles[below((uint64_t)nhandles)];
         const uint64_t before = calls;
-        const unsigned op = (unsigned)below(64);
-        cur_op = op == 0 ? 0 : op < 10 ? 1 : op < 28 ? 2 : op < 46 ? 3 : 4;
+        const unsigned op = (unsigned)below(80);
+        cur_op = op == 0 ? 0 : op < 10 ? 1 : op < 28 ? 2 : op < 46 ? 3 : op < 64 ? 4
+                 : op < 76 ? 5 : 6;
         if (op == 0)
             fuzz_handle(h);
         else if (op < 10)
@@ -803,8 +1144,12 @@ int main(int argc, char **argv)
             fuzz_softmax(h);
         else if (op < 46)
             fuzz_gemm(h);
-        else
+        else if (op < 64)
             fuzz_attention(h);
+        else if (op < 76)
+            fuzz_kvcache(h);
+        else
+            fuzz_append(h);
         per_op[cur_op] += calls - before;
         if (problems >= 1000)
             break;
@@ -812,10 +1157,12 @@ int main(int argc, char **argv)
     printf("test_fuzz_api: %" PRIu64 " calls from seed %" PRIu64 " on %d fake handles "
            "(calls/SUCCESS: handle %" PRIu64 "/%" PRIu64 ", vector_add %" PRIu64 "/%" PRIu64
            ", softmax %" PRIu64 "/%" PRIu64 ", gemm %" PRIu64 "/%" PRIu64 ", attention %" PRIu64
-           "/%" PRIu64 "): %" PRIu64 " SUCCESS, %" PRIu64 " INVALID_VALUE, %" PRIu64
+           "/%" PRIu64 ", kvcache %" PRIu64 "/%" PRIu64 ", append %" PRIu64 "/%" PRIu64
+           "): %" PRIu64 " SUCCESS, %" PRIu64 " INVALID_VALUE, %" PRIu64
            " NOT_SUPPORTED (%" PRIu64 " of them invalid); %" PRIu64 " problems\n", calls, seed,
            nhandles, per_op[0], op_success[0], per_op[1], op_success[1], per_op[2], op_success[2],
-           per_op[3], op_success[3], per_op[4], op_success[4], n_success, n_invalid,
+           per_op[3], op_success[3], per_op[4], op_success[4], per_op[5], op_success[5],
+           per_op[6], op_success[6], n_success, n_invalid,
            n_unsupported, n_invalid_ns, problems);
     for (int i = 0; i < nhandles; i++)
         tileops_destroy(handles[i]);

@@ -95,7 +95,7 @@ START_TEST(api_statuses)
         "scale inf", "page_size 3", "page_size 512", "too few pages a sequence", "num_pages 0",
         "num_splits 129", "seqlens_kv NULL", "q NULL", "k overlaps itself", "o overlaps q",
         "workspace NULL with bytes", "workspace misaligned", "head_dim 80", "dtype f32",
-        "q misaligned to 16", "window 2"};
+        "q misaligned to 16", "window 2", "scale negative"};
     static const tileops_status want[] = {
         TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE,
         TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE,
@@ -105,7 +105,7 @@ START_TEST(api_statuses)
         TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE,
         TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE,
         TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_NOT_SUPPORTED, TILEOPS_ERROR_NOT_SUPPORTED,
-        TILEOPS_ERROR_NOT_SUPPORTED, TILEOPS_ERROR_INVALID_VALUE};
+        TILEOPS_ERROR_NOT_SUPPORTED, TILEOPS_ERROR_INVALID_VALUE, TILEOPS_ERROR_INVALID_VALUE};
     for (int i = 0; i < (int)(sizeof what / sizeof what[0]); i++) {
         tileops_kvcache_params b = good_params();
         void *ws = NULL;
@@ -137,6 +137,7 @@ START_TEST(api_statuses)
         case 23: b.dtype = TILEOPS_F32; break;
         case 24: b.q = FAKE(0x100008); break;
         case 25: b.window = 2; break;
+        case 26: b.scale = -1.0f; break;
         }
         expect_status(h, &b, ws, wsb, want[i], what[i]);
     }
