@@ -501,6 +501,39 @@ static int nests(const int64_t size[3], const int64_t stride[3], int64_t head_di
     return 0;
 }
 
+/* A [s0, s1, s2, head_dim] view of 2-byte elements: NULL, misaligned, negative strides,
+ * overlapping itself or overflowing are contract violations; *bytes its extent (0: none). */
+static int view_oracle(struct verdict *v, const void *ptr, const int64_t size[3],
+                       const int64_t stride[3], int64_t head_dim, u128 *bytes)
+{
+    *bytes = 0;
+    if (!ptr) { BAD(v, "NULL view"); return 0; }
+    if (UP(ptr) % 2) BAD(v, "view misaligned");
+    if (UP(ptr) % 16) UNSUP(v, "view not 16-byte aligned");
+    if (!size[0] || !size[1] || !size[2])
+        return 1;
+    for (int d = 0; d < 3; d++) {
+        if (size[d] > 1 && stride[d] < 0) { BAD(v, "negative stride"); return 0; }
+        if (size[d] > 1 && stride[d] % 8) UNSUP(v, "stride not a multiple of 8");
+    }
+    u128 extent;
+    if (!nests(size, stride, head_dim, &extent)) { BAD(v, "a view overlaps itself"); return 0; }
+    *bytes = extent * 2;
+    if (!range_ok(UP(ptr), *bytes)) { BAD(v, "a view overflows"); return 0; }
+    return 1;
+}
+
+/* A device array of n elements of elem bytes: non-null, aligned to them, not overflowing. */
+static int array_oracle(struct verdict *v, const void *ptr, u128 n, int elem, u128 *bytes)
+{
+    *bytes = 0;
+    if (!ptr) { BAD(v, "NULL array"); return 0; }
+    if (UP(ptr) % (uintptr_t)elem) BAD(v, "array misaligned");
+    *bytes = n * (u128)elem;
+    if (!range_ok(UP(ptr), *bytes)) { BAD(v, "array overflows"); return 0; }
+    return 1;
+}
+
 static void attention_oracle(struct verdict *v, tileops_handle h, const tileops_attention_params *p)
 {
     if (!h) BAD(v, "NULL handle");
@@ -559,28 +592,12 @@ static void attention_oracle(struct verdict *v, tileops_handle h, const tileops_
     const int64_t strides[4][3] = {{p->q_batch, p->q_seq, p->q_head}, {p->k_batch, p->k_seq, p->k_head},
                                    {p->v_batch, p->v_seq, p->v_head}, {p->o_batch, p->o_seq, p->o_head}};
     u128 bytes[4] = {0, 0, 0, 0};
-    for (int i = 0; i < 4; i++) {
-        if (!ptr[i]) { BAD(v, "NULL q, k, v or o"); return; }
-        if (UP(ptr[i]) % 2) BAD(v, "q, k, v or o misaligned");
-        if (UP(ptr[i]) % 16) UNSUP(v, "q, k, v or o not 16-byte aligned");
-        if (!sizes[i][0] || !sizes[i][1] || !sizes[i][2])
-            continue; /* no element */
-        for (int d = 0; d < 3; d++) {
-            if (sizes[i][d] > 1 && strides[i][d] < 0) { BAD(v, "negative stride"); return; }
-            if (sizes[i][d] > 1 && !(varlen && d == 0) && strides[i][d] % 8)
-                UNSUP(v, "stride not a multiple of 8");
-        }
-        u128 extent;
-        if (!nests(sizes[i], strides[i], p->head_dim, &extent)) { BAD(v, "a view overlaps itself"); return; }
-        bytes[i] = extent * 2;
-        if (!range_ok(UP(ptr[i]), bytes[i])) { BAD(v, "a view overflows"); return; }
-    }
+    for (int i = 0; i < 4; i++)
+        if (!view_oracle(v, ptr[i], sizes[i], strides[i], p->head_dim, &bytes[i]))
+            return;
     u128 lse_bytes = 0;
-    if (p->lse) {
-        if (UP(p->lse) % 4) BAD(v, "lse misaligned");
-        lse_bytes = (u128)nb * (u128)p->heads_q * (u128)rq * 4;
-        if (!range_ok(UP(p->lse), lse_bytes)) { BAD(v, "lse overflows"); return; }
-    }
+    if (p->lse && !array_oracle(v, p->lse, (u128)nb * (u128)p->heads_q * (u128)rq, 4, &lse_bytes))
+        return;
     const u128 ob = varlen ? ((u128)p->batch + 1) * 4 : 0;
     const uintptr_t in[5] = {UP(p->q), UP(p->k), UP(p->v), UP(p->cu_seqlens_q), UP(p->cu_seqlens_kv)};
     const u128 inb[5] = {bytes[0], bytes[1], bytes[2], ob, ob};
@@ -592,16 +609,22 @@ static void attention_oracle(struct verdict *v, tileops_handle h, const tileops_
     if (longest_q > INT32_MAX - 256 || longest_kv > INT32_MAX - 256) UNSUP(v, "sequence too long");
 }
 
+/* The attention operators' starting point: a dtype, a served head dim, GQA heads. */
+static void random_heads(tileops_dtype *dtype, int *head_dim, int *heads_q, int *heads_kv)
+{
+    *dtype = below(2) ? TILEOPS_F16 : TILEOPS_BF16;
+    static const int dims[] = {64, 96, 128, 256};
+    *head_dim = dims[below(4)];
+    *heads_kv = 1 << below(4);
+    *heads_q = *heads_kv << below(3);
+}
+
 static void fuzz_attention(tileops_handle h)
 {
     tileops_attention_params p;
     memset(&p, 0, sizeof p);
     p.size = sizeof p;
-    p.dtype = below(2) ? TILEOPS_F16 : TILEOPS_BF16;
-    static const int dims[] = {64, 96, 128, 256};
-    p.head_dim = dims[below(4)];
-    p.heads_kv = 1 << below(4);
-    p.heads_q = p.heads_kv << below(3);
+    random_heads(&p.dtype, &p.head_dim, &p.heads_q, &p.heads_kv);
     const int varlen = chance(4);
     p.batch = varlen ? 1 + (int64_t)below(MAXB) : logu(3);
     p.seqlen_q = below(8) ? logu(12) - 1 : logu(33) - 1;
@@ -701,39 +724,6 @@ static void fuzz_attention(tileops_handle h)
 }
 
 /* ---- decode attention over a KV cache, and the cache's append ---------------------------- */
-/* A [s0, s1, s2, head_dim] view of 2-byte elements: NULL, misaligned, negative strides,
- * overlapping itself or overflowing are contract violations; *bytes its extent (0: none). */
-static int view_oracle(struct verdict *v, const void *ptr, const int64_t size[3],
-                       const int64_t stride[3], int64_t head_dim, u128 *bytes)
-{
-    *bytes = 0;
-    if (!ptr) { BAD(v, "NULL view"); return 0; }
-    if (UP(ptr) % 2) BAD(v, "view misaligned");
-    if (UP(ptr) % 16) UNSUP(v, "view not 16-byte aligned");
-    if (!size[0] || !size[1] || !size[2])
-        return 1;
-    for (int d = 0; d < 3; d++) {
-        if (size[d] > 1 && stride[d] < 0) { BAD(v, "negative stride"); return 0; }
-        if (size[d] > 1 && stride[d] % 8) UNSUP(v, "stride not a multiple of 8");
-    }
-    u128 extent;
-    if (!nests(size, stride, head_dim, &extent)) { BAD(v, "a view overlaps itself"); return 0; }
-    *bytes = extent * 2;
-    if (!range_ok(UP(ptr), *bytes)) { BAD(v, "a view overflows"); return 0; }
-    return 1;
-}
-
-/* A device array of n elements of elem bytes: non-null, aligned to them, not overflowing. */
-static int array_oracle(struct verdict *v, const void *ptr, int64_t n, int elem, u128 *bytes)
-{
-    *bytes = 0;
-    if (!ptr) { BAD(v, "NULL array"); return 0; }
-    if (UP(ptr) % (uintptr_t)elem) BAD(v, "array misaligned");
-    *bytes = (u128)n * (u128)elem;
-    if (!range_ok(UP(ptr), *bytes)) { BAD(v, "array overflows"); return 0; }
-    return 1;
-}
-
 #define WS_BIG ((size_t)1 << 30) /* a workspace where dispatch chooses the splits */
 
 /* need: what tileops_attention_kvcache_workspace_size answered for the call (the header's
@@ -775,10 +765,9 @@ static void kvcache_oracle(struct verdict *v, tileops_handle h, const tileops_kv
             BAD(v, "max_pages_per_seq too small");
             return;
         }
-        if (!array_oracle(v, p->block_table, 0, 4, &table_bytes))
+        if (!array_oracle(v, p->block_table, (u128)p->batch * (u128)p->max_pages_per_seq, 4,
+                          &table_bytes))
             return;
-        table_bytes = (u128)p->batch * (u128)p->max_pages_per_seq * 4;
-        if (!range_ok(UP(p->block_table), table_bytes)) { BAD(v, "block_table overflows"); return; }
     }
     if (!array_oracle(v, p->seqlens_kv, p->batch, 4, &lens_bytes))
         return;
@@ -794,7 +783,8 @@ static void kvcache_oracle(struct verdict *v, tileops_handle h, const tileops_kv
         if (!view_oracle(v, ptr[i], sizes[i], strides[i], p->head_dim, &bytes[i]))
             return;
     u128 lse_bytes = 0;
-    if (p->lse && !array_oracle(v, p->lse, p->batch * p->heads_q * p->seqlen_q, 4, &lse_bytes))
+    if (p->lse && !array_oracle(v, p->lse, (u128)p->batch * (u128)p->heads_q * (u128)p->seqlen_q,
+                                4, &lse_bytes))
         return;
     /* o and lse overlap nothing read, nor each other */
     const uintptr_t in[5] = {UP(p->q), UP(p->k), UP(p->v), UP(p->seqlens_kv), UP(p->block_table)};
@@ -825,11 +815,7 @@ static void fuzz_kvcache(tileops_handle h)
     tileops_kvcache_params p;
     memset(&p, 0, sizeof p);
     p.size = sizeof p;
-    p.dtype = below(2) ? TILEOPS_F16 : TILEOPS_BF16;
-    static const int dims[] = {64, 96, 128, 256};
-    p.head_dim = dims[below(4)];
-    p.heads_kv = 1 << below(4);
-    p.heads_q = p.heads_kv << below(3);
+    random_heads(&p.dtype, &p.head_dim, &p.heads_q, &p.heads_kv);
     p.batch = logu(6);
     p.seqlen_q = 1 + (int)below(chance(2) ? 1 : 16);
     p.max_seqlen_kv = logu(17) - 1;
