@@ -9,7 +9,8 @@
 // by element through registers); LAYOUT (LAYOUT_KN: B is [K,N]; LAYOUT_NK: B is [N,K]); EPI
 // (the epilogue's staging, below).
 // Uses tileops_mma.cuh, tileops_gemm.cuh and the host cost model of libops/cost_model.h
-// (included by tileops_device.cuh).
+// (included by tileops_device.cuh); the fragment path is gemm_mma_frags.cuh, shared with
+// gemm_small_m.
 //
 // One block computes one BM x BN tile of D over all of K:
 //   - Stage s of shared memory holds A[BM][BK] and B as [BN][BK] (NK) or [BK][BN] (KN), rows
@@ -86,6 +87,8 @@ static_assert(NTHREADS % B_CPR == 0 && (B_KN ? BK : BN) % B_RS == 0,
               "B stage splits evenly over the threads");
 static_assert(A_ITERS <= 32 && B_ITERS <= 32, "row masks are 32 bits");
 static_assert(SMEM_TOTAL <= 227 * 1024, "more shared memory than any GPU has");
+
+#include "gemm_mma_frags.cuh"
 
 // ---- per-thread copy state ------------------------------------------------------------------
 
@@ -215,15 +218,6 @@ static __device__ __forceinline__ void copy_async(copy_state &cs, const tileops_
     copy_advance(cs);
 }
 
-// Loads element i < n of a chunk at q (else 0), any alignment.
-static __device__ __forceinline__ void load_chunk(unsigned short (&r)[8], const elem_t *q, int n)
-{
-    const unsigned short *u = (const unsigned short *)q;
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-        r[i] = i < n ? __ldg(u + i) : (unsigned short)0;
-}
-
 // ALIGNED=0: loads this thread's elements of the next k tile into registers, zeros outside
 // M, N or K.
 static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_gemm_args &p,
@@ -246,13 +240,6 @@ static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_
     copy_advance(cs);
 }
 
-// Packs 8 elements into 16 bytes.
-static __device__ __forceinline__ uint4 pack_chunk(const unsigned short (&r)[8])
-{
-    return make_uint4(r[0] | (uint32_t)r[1] << 16, r[2] | (uint32_t)r[3] << 16,
-                      r[4] | (uint32_t)r[5] << 16, r[6] | (uint32_t)r[7] << 16);
-}
-
 // ALIGNED=0: stores the registers copy_fetch filled into the stage at sA / sB.
 static __device__ __forceinline__ void copy_store(const copy_state &cs, const stage_regs &r,
                                                   uint32_t sA, uint32_t sB)
@@ -263,75 +250,6 @@ static __device__ __forceinline__ void copy_store(const copy_state &cs, const st
 #pragma unroll
     for (int j = 0; j < B_ITERS; j++)
         st_shared_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, pack_chunk(r.b[j]));
-}
-
-// ---- fragments --------------------------------------------------------------------------------
-// ldmatrix x4 lane addresses. A (rows m, k-contiguous): lane l gives row l%16 at k chunk l/16,
-// so the four matrices are a0..a3 of mma's A fragment. B NK (rows n, k-contiguous): lane l
-// gives row n = l%8 + 8*(l/16) at k chunk (l/8)%2: b0, b1 of the n8 tile, then of the next.
-// B KN (rows k, n-contiguous, transposed load): row k = l%8 + 8*((l/8)%2) at n chunk l/16:
-// the same order. The offset of step kk, tile i is then base ^ const + const, because a
-// swizzle XOR commutes with adding whole 128-byte lines and the chunk bits added are
-// disjoint from the base's (the drafting harness checked all of it on the host; docs/GEMM.md).
-
-// Shared-tile byte offsets of this lane's ldmatrix rows for m16 tile 0 / n16 tile 0, step 0.
-static __host__ __device__ __forceinline__ void frag_bases(int lane, int wm, int wn,
-                                                           uint32_t &a_base, uint32_t &b_base)
-{
-    a_base = swz_off(wm * WM + (lane & 15), lane >> 4, A_ROW_BYTES);
-    if (B_KN)
-        b_base = swz_off((lane & 7) + ((lane >> 3) & 1) * 8, wn * (WN / 8) + (lane >> 4), B_ROW_BYTES);
-    else
-        b_base = swz_off(wn * WN + (lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1, B_ROW_BYTES);
-}
-
-// Offset of A's m16 tile mi at k16 step kk.
-static __host__ __device__ __forceinline__ uint32_t a_frag_off(uint32_t a_base, int mi, int kk)
-{
-    return (a_base ^ (uint32_t)(kk * 32)) + (uint32_t)(mi * 16 * A_ROW_BYTES);
-}
-
-// Offset of B's n16 tile nj (two n8 tiles) at k16 step kk.
-static __host__ __device__ __forceinline__ uint32_t b_frag_off(uint32_t b_base, int nj, int kk)
-{
-    return B_KN ? (b_base ^ (uint32_t)(nj * 32)) + (uint32_t)(kk * 16 * B_ROW_BYTES)
-                : (b_base ^ (uint32_t)(kk * 32)) + (uint32_t)(nj * 16 * B_ROW_BYTES);
-}
-
-// Loads the A and B fragments of k16 step kk of the stage at sA / sB.
-static __device__ __forceinline__ void load_frags(uint32_t (&af)[MI][4], uint32_t (&bf)[NI][2],
-                                                  uint32_t sA, uint32_t sB, uint32_t a_base,
-                                                  uint32_t b_base, int kk)
-{
-#pragma unroll
-    for (int mi = 0; mi < MI; mi++)
-        ldmatrix_x4(af[mi], sA + a_frag_off(a_base, mi, kk));
-#pragma unroll
-    for (int nj = 0; nj < NI / 2; nj++) {
-        uint32_t r[4];
-        if (B_KN)
-            ldmatrix_x4_trans(r, sB + b_frag_off(b_base, nj, kk));
-        else
-            ldmatrix_x4(r, sB + b_frag_off(b_base, nj, kk));
-        bf[2 * nj][0] = r[0];
-        bf[2 * nj][1] = r[1];
-        bf[2 * nj + 1][0] = r[2];
-        bf[2 * nj + 1][1] = r[3];
-    }
-}
-
-// acc += A fragments x B fragments, one k16 step. Odd rows walk n backwards so consecutive
-// mma share a B fragment.
-static __device__ __forceinline__ void mma_step(float (&acc)[MI][NI][4], const uint32_t (&af)[MI][4],
-                                                const uint32_t (&bf)[NI][2])
-{
-#pragma unroll
-    for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-        for (int n = 0; n < NI; n++) {
-            const int ni = mi % 2 ? NI - 1 - n : n;
-            mma_16816(acc[mi][ni], af[mi], bf[ni], (const elem_t *)0);
-        }
 }
 
 // ---- the kernel -----------------------------------------------------------------------------

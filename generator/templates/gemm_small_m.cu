@@ -11,7 +11,8 @@
 // (deep: bytes in flight are what a memory-bound kernel lives on); ALIGNED and LAYOUT as
 // gemm_sm80.
 // Uses tileops_mma.cuh, tileops_gemm.cuh and the host cost model of libops/cost_model.h
-// (included by tileops_device.cuh).
+// (included by tileops_device.cuh); the fragment path is gemm_mma_frags.cuh, shared with
+// gemm_sm80.
 //
 // Grid (n tiles, m tiles, splits): block z computes its BM x BN tile over k tiles
 // [z*per, (z+1)*per). With one split it finishes D itself, as gemm_sm80 does. With more it
@@ -152,6 +153,8 @@ static plan make_plan(const tileops_gemm_args *p, size_t ws_limit)
     return pl;
 }
 
+#include "gemm_mma_frags.cuh"
+
 // ---- per-thread copy state (as gemm_sm80, with the block's own K range) ------------------------
 
 struct copy_state {
@@ -251,14 +254,6 @@ static __device__ __forceinline__ void copy_async(copy_state &cs, const tileops_
     copy_advance(cs);
 }
 
-static __device__ __forceinline__ void load_chunk(unsigned short (&r)[8], const elem_t *q, int n)
-{
-    const unsigned short *u = (const unsigned short *)q;
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-        r[i] = i < n ? __ldg(u + i) : (unsigned short)0;
-}
-
 // ALIGNED=0: the next k tile into registers.
 static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_gemm_args &p,
                                                   stage_regs &r)
@@ -283,12 +278,6 @@ static __device__ __forceinline__ void copy_fetch(copy_state &cs, const tileops_
     copy_advance(cs);
 }
 
-static __device__ __forceinline__ uint4 pack_chunk(const unsigned short (&r)[8])
-{
-    return make_uint4(r[0] | (uint32_t)r[1] << 16, r[2] | (uint32_t)r[3] << 16,
-                      r[4] | (uint32_t)r[5] << 16, r[6] | (uint32_t)r[7] << 16);
-}
-
 static __device__ __forceinline__ void copy_store(const copy_state &cs, const stage_regs &r,
                                                   uint32_t sA, uint32_t sB)
 {
@@ -299,62 +288,6 @@ static __device__ __forceinline__ void copy_store(const copy_state &cs, const st
 #pragma unroll
     for (int j = 0; j < B_ITERS; j++)
         st_shared_16(sB + cs.b_soff + j * ROWS_STEP_BYTES, pack_chunk(r.b[j]));
-}
-
-// ---- fragments (as gemm_sm80) --------------------------------------------------------------------
-
-static __host__ __device__ __forceinline__ void frag_bases(int lane, int wm, int wn,
-                                                           uint32_t &a_base, uint32_t &b_base)
-{
-    a_base = swz_off(wm * WM + (lane & 15), lane >> 4, A_ROW_BYTES);
-    if (B_KN)
-        b_base = swz_off((lane & 7) + ((lane >> 3) & 1) * 8, wn * (WN / 8) + (lane >> 4), B_ROW_BYTES);
-    else
-        b_base = swz_off(wn * WN + (lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1, B_ROW_BYTES);
-}
-
-static __host__ __device__ __forceinline__ uint32_t a_frag_off(uint32_t a_base, int mi, int kk)
-{
-    return (a_base ^ (uint32_t)(kk * 32)) + (uint32_t)(mi * 16 * A_ROW_BYTES);
-}
-
-static __host__ __device__ __forceinline__ uint32_t b_frag_off(uint32_t b_base, int nj, int kk)
-{
-    return B_KN ? (b_base ^ (uint32_t)(nj * 32)) + (uint32_t)(kk * 16 * B_ROW_BYTES)
-                : (b_base ^ (uint32_t)(kk * 32)) + (uint32_t)(nj * 16 * B_ROW_BYTES);
-}
-
-static __device__ __forceinline__ void load_frags(uint32_t (&af)[MI][4], uint32_t (&bf)[NI][2],
-                                                  uint32_t sA, uint32_t sB, uint32_t a_base,
-                                                  uint32_t b_base, int kk)
-{
-#pragma unroll
-    for (int mi = 0; mi < MI; mi++)
-        ldmatrix_x4(af[mi], sA + a_frag_off(a_base, mi, kk));
-#pragma unroll
-    for (int nj = 0; nj < NI / 2; nj++) {
-        uint32_t r[4];
-        if (B_KN)
-            ldmatrix_x4_trans(r, sB + b_frag_off(b_base, nj, kk));
-        else
-            ldmatrix_x4(r, sB + b_frag_off(b_base, nj, kk));
-        bf[2 * nj][0] = r[0];
-        bf[2 * nj][1] = r[1];
-        bf[2 * nj + 1][0] = r[2];
-        bf[2 * nj + 1][1] = r[3];
-    }
-}
-
-static __device__ __forceinline__ void mma_step(float (&acc)[MI][NI][4], const uint32_t (&af)[MI][4],
-                                                const uint32_t (&bf)[NI][2])
-{
-#pragma unroll
-    for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-        for (int n = 0; n < NI; n++) {
-            const int ni = mi % 2 ? NI - 1 - n : n;
-            mma_16816(acc[mi][ni], af[mi], bf[ni], (const elem_t *)0);
-        }
 }
 
 // ---- kernels ------------------------------------------------------------------------------------
