@@ -181,35 +181,16 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     const int m_blk = blk.m_blk, h = blk.h, b = blk.b;
     const int hk = h / (p.heads_q / p.heads_kv);
 
-    int len_q, len_kv;
-    int64_t q_base, k_base, v_base, o_base; // element offsets of (sequence, head) row 0
-    float *lse = p.lse;
-    if (p.cu_seqlens_q) {
-        const int qs = p.cu_seqlens_q[b], ks = p.cu_seqlens_kv[b];
-        len_q = p.cu_seqlens_q[b + 1] - qs;
-        len_kv = p.cu_seqlens_kv[b + 1] - ks;
-        q_base = (int64_t)qs * p.q_seq;
-        o_base = (int64_t)qs * p.o_seq;
-        k_base = (int64_t)ks * p.k_seq;
-        v_base = (int64_t)ks * p.v_seq;
-        if (lse)
-            lse += (int64_t)h * p.cu_seqlens_q[p.batch] + qs;
-    } else {
-        len_q = (int)p.seqlen_q;
-        len_kv = (int)p.seqlen_kv;
-        q_base = b * p.q_batch;
-        o_base = b * p.o_batch;
-        k_base = b * p.k_batch;
-        v_base = b * p.v_batch;
-        if (lse)
-            lse += ((int64_t)b * p.heads_q + h) * p.seqlen_q;
-    }
+    const attn_seq seq = attn_seq_of(p, b, h);
+    const int len_q = seq.len_q, len_kv = seq.len_kv;
+    float *const lse = seq.lse;
     const int m0 = m_blk * BLOCK_M;
     if (m0 >= len_q)
         return; // the whole block: a shorter sequence of a varlen batch
-    const elem_t *qg = (const elem_t *)p.q + q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
-    const elem_t *kg = (const elem_t *)p.k + k_base + (int64_t)hk * p.k_head;
-    const elem_t *vg = (const elem_t *)p.v + v_base + (int64_t)hk * p.v_head;
+    const elem_t *qg =
+        (const elem_t *)p.q + seq.q_base + (int64_t)h * p.q_head + (int64_t)m0 * p.q_seq;
+    const elem_t *kg = (const elem_t *)p.k + seq.k_base + (int64_t)hk * p.k_head;
+    const elem_t *vg = (const elem_t *)p.v + seq.v_base + (int64_t)hk * p.v_head;
     // Key tiles t0 .. t0 + n_tiles - 1 (causal and the window leave the others out); kg and vg
     // start at tile t0, kv_left keys on from there.
     const attn_win win = {p.window_left, p.window_right};
@@ -433,7 +414,7 @@ kernel(const __grid_constant__ tileops_attention_args p, int m_tiles)
     }
     __syncwarp();
     scale_rows(o, rowf, rows);
-    elem_t *og = (elem_t *)p.o + o_base + (int64_t)h * p.o_head +
+    elem_t *og = (elem_t *)p.o + seq.o_base + (int64_t)h * p.o_head +
                  (int64_t)(m0 + warp * 16) * p.o_seq; // the warp's row 0
     const int rows_left = len_q - m0 - warp * 16;
     constexpr int CH = 2 * NJ; // 8-column chunks of a row per pass

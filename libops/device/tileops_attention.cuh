@@ -110,6 +110,40 @@ static __device__ __forceinline__ attn_block attn_block_of(const tileops_attenti
     return a;
 }
 
+// Sequence b's lengths and the element offsets of its row 0 in q, k, v and o (cu_seqlens or the
+// batch strides), and where query head h's log-sum-exp rows start (0 without lse).
+struct attn_seq {
+    int len_q, len_kv;
+    int64_t q_base, k_base, v_base, o_base;
+    float *lse;
+};
+static __device__ __forceinline__ attn_seq attn_seq_of(const tileops_attention_args &p, int b, int h)
+{
+    attn_seq s;
+    s.lse = p.lse;
+    if (p.cu_seqlens_q) {
+        const int qs = p.cu_seqlens_q[b], ks = p.cu_seqlens_kv[b];
+        s.len_q = p.cu_seqlens_q[b + 1] - qs;
+        s.len_kv = p.cu_seqlens_kv[b + 1] - ks;
+        s.q_base = (int64_t)qs * p.q_seq;
+        s.o_base = (int64_t)qs * p.o_seq;
+        s.k_base = (int64_t)ks * p.k_seq;
+        s.v_base = (int64_t)ks * p.v_seq;
+        if (s.lse)
+            s.lse += (int64_t)h * p.cu_seqlens_q[p.batch] + qs;
+    } else {
+        s.len_q = (int)p.seqlen_q;
+        s.len_kv = (int)p.seqlen_kv;
+        s.q_base = b * p.q_batch;
+        s.o_base = b * p.o_batch;
+        s.k_base = b * p.k_batch;
+        s.v_base = b * p.v_batch;
+        if (s.lse)
+            s.lse += ((int64_t)b * p.heads_q + h) * p.seqlen_q;
+    }
+    return s;
+}
+
 // fit()'s common test: head dim d, heads and sizes valid, and views that 16-byte copies can
 // move (every template's need): pointers 16-byte aligned, every stride in use a multiple of 8
 // elements (the batch strides only without cu_seqlens). Host.
