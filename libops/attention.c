@@ -95,12 +95,11 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
     const float softcap = has_softcap ? p->softcap : 0.0f;
 
     /* ---- sizes --------------------------------------------------------------------------- */
-    if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 1)", fn,
-                             p->batch < 1 ? "batch" : p->heads_q < 1 ? "heads_q"
-                             : p->heads_kv < 1 ? "heads_kv" : "head_dim",
-                             (long long)(p->batch < 1 ? p->batch : p->heads_q < 1 ? p->heads_q
-                                         : p->heads_kv < 1 ? p->heads_kv : p->head_dim));
+    if ((st = tileops__check_sizes(fn, 4, (const char *const[]){"batch", "heads_q", "heads_kv",
+                                                                 "head_dim"},
+                                   (const int64_t[]){p->batch, p->heads_q, p->heads_kv,
+                                                     p->head_dim})) != TILEOPS_SUCCESS)
+        return st;
     if (p->seqlen_q < 0 || p->seqlen_kv < 0)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 0)", fn,
                              p->seqlen_q < 0 ? "seqlen_q" : "seqlen_kv",
@@ -181,12 +180,8 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
         {"o", p->o, {nb, rows_q, p->heads_q}, {p->o_batch, p->o_seq, p->o_head}, dim_names},
     };
     struct tileops__span spans[7];
-    for (int i = 0; i < 4; i++) {
-        uint64_t bytes;
-        if ((st = tileops__check_view(fn, &views[i], p->head_dim, &bytes)) != TILEOPS_SUCCESS)
-            return st;
-        spans[i] = (struct tileops__span){views[i].name, bytes ? views[i].ptr : NULL, bytes};
-    }
+    if ((st = tileops__check_views(fn, views, 4, p->head_dim, spans)) != TILEOPS_SUCCESS)
+        return st;
     /* lse: fp32 [batch, heads_q, seqlen_q], or [heads_q, total_q] with cu_seqlens */
     uint64_t lse_bytes = 0;
     if (p->lse) {

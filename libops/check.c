@@ -77,8 +77,8 @@ const struct tileops__span *tileops__overlap_any(const void *p, uint64_t bytes,
     return NULL;
 }
 
-tileops_status tileops__check_view(const char *fn, const struct tileops__view *t, int64_t head_dim,
-                                   uint64_t *bytes)
+static tileops_status check_view(const char *fn, const struct tileops__view *t, int64_t head_dim,
+                                 uint64_t *bytes)
 {
     *bytes = 0;
     if (!t->ptr)
@@ -121,5 +121,28 @@ tileops_status tileops__check_view(const char *fn, const struct tileops__view *t
                              "overflows the address space", fn, t->name,
                              (long long)t->stride[0], (long long)t->stride[1],
                              (long long)t->stride[2]);
+    return TILEOPS_SUCCESS;
+}
+
+tileops_status tileops__check_views(const char *fn, const struct tileops__view *v, int n,
+                                    int64_t head_dim, struct tileops__span *spans)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t bytes;
+        const tileops_status st = check_view(fn, &v[i], head_dim, &bytes);
+        if (st != TILEOPS_SUCCESS)
+            return st;
+        spans[i] = (struct tileops__span){v[i].name, bytes ? v[i].ptr : NULL, bytes};
+    }
+    return TILEOPS_SUCCESS;
+}
+
+tileops_status tileops__check_sizes(const char *fn, int n, const char *const *names,
+                                    const int64_t *values)
+{
+    for (int i = 0; i < n; i++)
+        if (values[i] < 1)
+            return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 1)", fn,
+                                 names[i], (long long)values[i]);
     return TILEOPS_SUCCESS;
 }

@@ -42,10 +42,9 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_ge
     if (p->b_layout != TILEOPS_B_KN && p->b_layout != TILEOPS_B_NK)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %d is not a layout", fn,
                              (int)p->b_layout);
-    if (p->m < 1 || p->n < 1 || p->k < 1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 1)", fn,
-                             p->m < 1 ? "m" : p->n < 1 ? "n" : "k",
-                             (long long)(p->m < 1 ? p->m : p->n < 1 ? p->n : p->k));
+    if ((st = tileops__check_sizes(fn, 3, (const char *const[]){"m", "n", "k"},
+                                   (const int64_t[]){p->m, p->n, p->k})) != TILEOPS_SUCCESS)
+        return st;
     if (p->epilogue & ~(unsigned)(TILEOPS_EPILOGUE_BIAS | ACTIVATIONS))
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: epilogue 0x%x has unknown flags",
                              fn, p->epilogue);

@@ -133,12 +133,17 @@ struct tileops__view {
     const char *const *dims; /* their names for messages: "batch", "seq", "head" */
 };
 
-/* check.c: checks one view: non-null, aligned to its elements, strides >= 0 that nest (sorted
- * by stride, each at least the extent of the dimensions inside it, head_dim contiguous at the
- * bottom), so that no two elements share an address; dimensions of size 1 take any stride.
- * Fills *bytes with the span it covers (0 if it has no element). */
-tileops_status tileops__check_view(const char *fn, const struct tileops__view *t,
-                                   int64_t head_dim, uint64_t *bytes);
+/* check.c: checks n views in order, each: non-null, aligned to its elements, strides >= 0 that
+ * nest (sorted by stride, each at least the extent of the dimensions inside it, head_dim
+ * contiguous at the bottom), so that no two elements share an address; dimensions of size 1
+ * take any stride. Fills spans[i] with what view i covers (a NULL pointer if no element). */
+tileops_status tileops__check_views(const char *fn, const struct tileops__view *v, int n,
+                                    int64_t head_dim, struct tileops__span *spans);
+
+/* check.c: INVALID_VALUE naming the first of n sizes below 1 (values[i] is names[i]'s), else
+ * SUCCESS. */
+tileops_status tileops__check_sizes(const char *fn, int n, const char *const *names,
+                                    const int64_t *values);
 
 /* Bytes per element of a valid dtype. */
 int tileops__dtype_bytes(tileops_dtype dtype);

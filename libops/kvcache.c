@@ -88,12 +88,11 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
         return st;
 
     /* ---- sizes and flags ----------------------------------------------------------------- */
-    if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 1)", fn,
-                             p->batch < 1 ? "batch" : p->heads_q < 1 ? "heads_q"
-                             : p->heads_kv < 1 ? "heads_kv" : "head_dim",
-                             (long long)(p->batch < 1 ? p->batch : p->heads_q < 1 ? p->heads_q
-                                         : p->heads_kv < 1 ? p->heads_kv : p->head_dim));
+    if ((st = tileops__check_sizes(fn, 4, (const char *const[]){"batch", "heads_q", "heads_kv",
+                                                                 "head_dim"},
+                                   (const int64_t[]){p->batch, p->heads_q, p->heads_kv,
+                                                     p->head_dim})) != TILEOPS_SUCCESS)
+        return st;
     if (p->seqlen_q < 1 || p->seqlen_q > MAX_SEQLEN_Q)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: seqlen_q is %d (1 to %d new "
                              "queries a sequence; prefill is tileops_flash_attention's)", fn,
@@ -168,12 +167,8 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
          page_dims},
     };
     struct tileops__span spans[7];
-    for (int i = 0; i < 4; i++) {
-        uint64_t bytes;
-        if ((st = tileops__check_view(fn, &views[i], p->head_dim, &bytes)))
-            return st;
-        spans[i] = (struct tileops__span){views[i].name, bytes ? views[i].ptr : NULL, bytes};
-    }
+    if ((st = tileops__check_views(fn, views, 4, p->head_dim, spans)) != TILEOPS_SUCCESS)
+        return st;
     uint64_t lse_bytes = 0;
     const int64_t rows = p->batch * p->heads_q * p->seqlen_q; /* fits: q's view was checked */
     if (p->lse && (st = check_array(fn, "lse", p->lse, rows, 4, &lse_bytes)))
@@ -292,13 +287,11 @@ tileops_status tileops_kv_cache_append(tileops_handle h, const tileops_kv_append
     if (p->tokens < 0)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: tokens is %lld (must be >= 0)", fn,
                              (long long)p->tokens);
-    if (p->heads_kv < 1 || p->head_dim < 1 || p->blocks < 1 || p->block_rows < 1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 1)", fn,
-                             p->heads_kv < 1 ? "heads_kv" : p->head_dim < 1 ? "head_dim"
-                             : p->blocks < 1 ? "blocks" : "block_rows",
-                             (long long)(p->heads_kv < 1 ? p->heads_kv : p->head_dim < 1
-                                         ? p->head_dim : p->blocks < 1 ? p->blocks
-                                         : p->block_rows));
+    if ((st = tileops__check_sizes(fn, 4, (const char *const[]){"heads_kv", "head_dim", "blocks",
+                                                                 "block_rows"},
+                                   (const int64_t[]){p->heads_kv, p->head_dim, p->blocks,
+                                                     p->block_rows})) != TILEOPS_SUCCESS)
+        return st;
     static const char *const new_dims[3] = {"batch", "token", "head"};
     static const char *const cache_dims[3] = {"block", "row", "head"};
     const struct tileops__view views[4] = {
@@ -312,12 +305,8 @@ tileops_status tileops_kv_cache_append(tileops_handle h, const tileops_kv_append
          {p->v_block, p->v_row, p->v_head}, cache_dims},
     };
     struct tileops__span spans[5];
-    for (int i = 0; i < 4; i++) {
-        uint64_t bytes;
-        if ((st = tileops__check_view(fn, &views[i], p->head_dim, &bytes)))
-            return st;
-        spans[i] = (struct tileops__span){views[i].name, bytes ? views[i].ptr : NULL, bytes};
-    }
+    if ((st = tileops__check_views(fn, views, 4, p->head_dim, spans)) != TILEOPS_SUCCESS)
+        return st;
     if (p->blocks > INT64_MAX / p->block_rows)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: blocks x block_rows overflows", fn);
     uint64_t slot_bytes = 0;

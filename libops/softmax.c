@@ -35,9 +35,10 @@ static tileops_status prepare(const char *fn, tileops_handle h, tileops_dtype dt
     if (mode != TILEOPS_SOFTMAX_PLAIN && mode != TILEOPS_SOFTMAX_LOG)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %d is not a softmax mode", fn,
                              (int)mode);
-    if (rows < 1 || cols < 1)
-        return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 1)", fn,
-                             rows < 1 ? "rows" : "cols", (long long)(rows < 1 ? rows : cols));
+    tileops_status st = tileops__check_sizes(fn, 2, (const char *const[]){"rows", "cols"},
+                                             (const int64_t[]){rows, cols});
+    if (st != TILEOPS_SUCCESS)
+        return st;
     if (ldx < cols || ldy < cols)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s = %lld is less than cols = "
                              "%lld", fn, ldx < cols ? "ldx" : "ldy",
