@@ -194,6 +194,15 @@ static struct gen_options options(const char *out)
     return o;
 }
 
+/* Writes case c (NULL: the good spec) and loads it with the default options: it must load. */
+static void load_ok(const struct bad_case *c, struct gen_spec *s)
+{
+    char path[256], err[GEN_ERR] = "";
+    const char *p = write_spec(c, path, sizeof path);
+    struct gen_options o = options(NULL);
+    ck_assert_msg(gen_spec_load(p, &o, s, err, sizeof err) == 0, "%s", err);
+}
+
 START_TEST(bad_spec_message)
 {
     const struct bad_case *c = &bad[_i];
@@ -217,11 +226,8 @@ START_TEST(variant_axis)
         "variant \"mode\" { \"plain\", \"log\" } "
         "constraint \"log wants 16-byte loads\" (function(c) return c.mode ~= \"log\" or c.vec > 1 end)",
         ""};
-    char path[256], err[GEN_ERR] = "";
-    const char *p = write_spec(&mode, path, sizeof path);
-    struct gen_options o = options(NULL);
     struct gen_spec s;
-    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    load_ok(&mode, &s);
     /* 2 tiers x 3 dtypes x (plain: 2 defaults, log: the vec = 1 default pruned) */
     ck_assert_int_eq(s.ninst, 2 * 3 * 3);
     ck_assert_str_eq(s.inst[0].name, "tileops_vector_add_sm70_f32_plain_t256_v4_u4");
@@ -242,11 +248,8 @@ START_TEST(variant_tag_and_restricted_default)
         "variant \"mode\" { \"plain\", \"log\", tag = \"m\" } "
         "default { mode = \"log\", dtype = { \"f16\" }, threads = 128, vec = 2, unroll = 1 }",
         ""};
-    char path[256], err[GEN_ERR] = "";
-    const char *p = write_spec(&mode, path, sizeof path);
-    struct gen_options o = options(NULL);
     struct gen_spec s;
-    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    load_ok(&mode, &s);
     /* 2 tiers x 3 dtypes x 2 modes x the 2 general defaults, + the f16 log one on each tier */
     ck_assert_int_eq(s.ninst, 2 * 3 * 2 * 2 + 2);
     ck_assert_str_eq(s.inst[0].name, "tileops_vector_add_sm70_f32_mplain_t256_v4_u4");
@@ -258,6 +261,8 @@ START_TEST(variant_tag_and_restricted_default)
     gen_spec_free(&s);
 
     /* a point that no default applies to */
+    char path[256], err[GEN_ERR] = "";
+    struct gen_options o = options(NULL);
     mkdir("build/tests", 0777);
     mkdir(WORK, 0777);
     snprintf(path, sizeof path, WORK "/default_for_none.lua");
@@ -350,11 +355,8 @@ START_TEST(default_frozen)
         "local d = { threads = 256, vec = 1, unroll = 4, dtype = { \"f16\" } } default(d) "
         "constraint \"m\" (function(c) d.dtype = { {} } d.vec = \"x\" d.threads = nil return true end)",
         ""};
-    char path[256], err[GEN_ERR] = "";
-    const char *p = write_spec(&mutate, path, sizeof path);
-    struct gen_options o = options(NULL);
     struct gen_spec s;
-    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    load_ok(&mutate, &s);
     /* 2 tiers x (f32, f16, bf16: the 16-byte default; f16: the mutated one) */
     ck_assert_int_eq(s.ninst, 2 * 4);
     ck_assert_str_eq(s.inst[2].name, "tileops_vector_add_sm70_f16_t256_v1_u4");
@@ -371,11 +373,8 @@ START_TEST(operator_table_detached)
         "local t = { doc = \"c = a + b\", align = function(c) return c.vec * c.bytes end } "
         "operator \"vector_add\" (t) t.align = nil t.doc = {} t = nil",
         ""};
-    char path[256], err[GEN_ERR] = "";
-    const char *p = write_spec(&detach, path, sizeof path);
-    struct gen_options o = options(NULL);
     struct gen_spec s;
-    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    load_ok(&detach, &s);
     ck_assert_str_eq(s.inst[0].name, "tileops_vector_add_sm70_f32_t256_v4_u4");
     ck_assert_int_eq(s.inst[0].align, 16);
     ck_assert_str_eq(s.doc, "c = a + b");
