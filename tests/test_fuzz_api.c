@@ -534,6 +534,40 @@ static int array_oracle(struct verdict *v, const void *ptr, u128 n, int elem, u1
     return 1;
 }
 
+/* The attention operators' heads: 0 (stop judging) where a size is below 1. */
+static int heads_oracle(struct verdict *v, int64_t batch, int heads_q, int heads_kv, int head_dim)
+{
+    if (batch < 1 || heads_q < 1 || heads_kv < 1 || head_dim < 1) {
+        BAD(v, "batch, heads or head_dim < 1");
+        return 0;
+    }
+    if (head_dim != 64 && head_dim != 96 && head_dim != 128 && head_dim != 256)
+        UNSUP(v, "head_dim");
+    if (heads_q % heads_kv) BAD(v, "heads_q not a multiple of heads_kv");
+    return 1;
+}
+
+/* The attention operators' mask and softcap flags. */
+static void options_oracle(struct verdict *v, int causal, int window, int window_left,
+                           int window_right, float softcap)
+{
+    if (causal != 0 && causal != 1) BAD(v, "causal");
+    if (window != 0 && window != 1) BAD(v, "window");
+    if (window == 1 && (window_left < -1 || window_right < -1)) BAD(v, "window side");
+    if (!isfinite(softcap) || softcap < 0.0f) BAD(v, "softcap");
+}
+
+/* The outputs o and lse overlap none of the n inputs, nor each other. */
+static void outputs_oracle(struct verdict *v, const void *o, u128 o_bytes, const float *lse,
+                           u128 lse_bytes, const uintptr_t *in, const u128 *inb, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (meets(UP(o), o_bytes, in[i], inb[i])) BAD(v, "o overlaps an input");
+        if (meets(UP(lse), lse_bytes, in[i], inb[i])) BAD(v, "lse overlaps an input");
+    }
+    if (meets(UP(o), o_bytes, UP(lse), lse_bytes)) BAD(v, "o overlaps lse");
+}
+
 static void attention_oracle(struct verdict *v, tileops_handle h, const tileops_attention_params *p)
 {
     if (!h) BAD(v, "NULL handle");
@@ -543,20 +577,12 @@ static void attention_oracle(struct verdict *v, tileops_handle h, const tileops_
                        ? p->window : 0;
     const float softcap = p->size >= offsetof(tileops_attention_params, softcap) + sizeof(float)
                           ? p->softcap : 0.0f;
-    if (window != 0 && window != 1) BAD(v, "window");
-    if (window == 1 && (p->window_left < -1 || p->window_right < -1)) BAD(v, "window side");
-    if (!isfinite(softcap) || softcap < 0.0f) BAD(v, "softcap");
+    options_oracle(v, p->causal, window, p->window_left, p->window_right, softcap);
     if (p->dtype == TILEOPS_F32) UNSUP(v, "f32 attention");
     else if (!dtype_ok(p->dtype)) BAD(v, "dtype");
-    if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1) {
-        BAD(v, "batch, heads or head_dim < 1");
+    if (!heads_oracle(v, p->batch, p->heads_q, p->heads_kv, p->head_dim))
         return;
-    }
-    if (p->head_dim != 64 && p->head_dim != 96 && p->head_dim != 128 && p->head_dim != 256)
-        UNSUP(v, "head_dim");
     if (p->seqlen_q < 0 || p->seqlen_kv < 0) BAD(v, "seqlen < 0");
-    if (p->heads_q % p->heads_kv) BAD(v, "heads_q not a multiple of heads_kv");
-    if (p->causal != 0 && p->causal != 1) BAD(v, "causal");
     if (!isfinite(p->scale)) BAD(v, "scale not finite");
     const int nvar = !!p->cu_seqlens_q + !!p->cu_seqlens_kv + !!p->cu_seqlens_q_host +
                      !!p->cu_seqlens_kv_host;
@@ -601,11 +627,7 @@ static void attention_oracle(struct verdict *v, tileops_handle h, const tileops_
     const u128 ob = varlen ? ((u128)p->batch + 1) * 4 : 0;
     const uintptr_t in[5] = {UP(p->q), UP(p->k), UP(p->v), UP(p->cu_seqlens_q), UP(p->cu_seqlens_kv)};
     const u128 inb[5] = {bytes[0], bytes[1], bytes[2], ob, ob};
-    for (int i = 0; i < 5; i++) {
-        if (meets(UP(p->o), bytes[3], in[i], inb[i])) BAD(v, "o overlaps an input");
-        if (meets(UP(p->lse), lse_bytes, in[i], inb[i])) BAD(v, "lse overlaps an input");
-    }
-    if (meets(UP(p->o), bytes[3], UP(p->lse), lse_bytes)) BAD(v, "o overlaps lse");
+    outputs_oracle(v, p->o, bytes[3], p->lse, lse_bytes, in, inb, 5);
     if (longest_q > INT32_MAX - 256 || longest_kv > INT32_MAX - 256) UNSUP(v, "sequence too long");
 }
 
@@ -617,6 +639,20 @@ static void random_heads(tileops_dtype *dtype, int *head_dim, int *heads_q, int 
     *head_dim = dims[below(4)];
     *heads_kv = 1 << below(4);
     *heads_q = *heads_kv << below(3);
+}
+
+/* The attention operators' options, drawn in one order: lse, causal, scale, window, softcap. */
+static void random_options(float **lse, int *causal, float *scale, int *window, int *window_left,
+                           int *window_right, float *softcap)
+{
+    if (chance(2))
+        *lse = PTR(region(4, 16));
+    *causal = (int)below(2);
+    *scale = chance(2) ? 0.0f : 0.125f;
+    if (chance(4))
+        *window = 1, *window_left = (int)below(300) - 1, *window_right = (int)below(300) - 1;
+    if (chance(4))
+        *softcap = 30.0f;
 }
 
 static void fuzz_attention(tileops_handle h)
@@ -662,14 +698,8 @@ static void fuzz_attention(tileops_handle h)
     }
     p.q = PTR(region(0, 16)), p.k = PTR(region(1, 16)), p.v = PTR(region(2, 16));
     p.o = PTR(region(3, 16));
-    if (chance(2))
-        p.lse = PTR(region(4, 16));
-    p.causal = (int)below(2);
-    p.scale = chance(2) ? 0.0f : 0.125f;
-    if (chance(4))
-        p.window = 1, p.window_left = (int)below(300) - 1, p.window_right = (int)below(300) - 1;
-    if (chance(4))
-        p.softcap = 30.0f;
+    random_options(&p.lse, &p.causal, &p.scale, &p.window, &p.window_left, &p.window_right,
+                   &p.softcap);
     for (uint64_t m = below(4); m--;) {
         uintptr_t ps[6] = {UP(p.q), UP(p.k), UP(p.v), UP(p.o), UP(p.lse), UP(p.cu_seqlens_q)};
         switch (below(23)) {
@@ -735,20 +765,12 @@ static void kvcache_oracle(struct verdict *v, tileops_handle h, const tileops_kv
     if (p->size < sizeof *p) { BAD(v, "size"); return; }
     if (p->dtype == TILEOPS_F32) UNSUP(v, "f32 decode");
     else if (!dtype_ok(p->dtype)) BAD(v, "dtype");
-    if (p->batch < 1 || p->heads_q < 1 || p->heads_kv < 1 || p->head_dim < 1) {
-        BAD(v, "batch, heads or head_dim < 1");
+    if (!heads_oracle(v, p->batch, p->heads_q, p->heads_kv, p->head_dim))
         return;
-    }
-    if (p->head_dim != 64 && p->head_dim != 96 && p->head_dim != 128 && p->head_dim != 256)
-        UNSUP(v, "head_dim");
     if (p->seqlen_q < 1 || p->seqlen_q > 16) BAD(v, "seqlen_q outside 1..16");
     if (p->max_seqlen_kv < 0) BAD(v, "max_seqlen_kv < 0");
-    if (p->heads_q % p->heads_kv) BAD(v, "heads_q not a multiple of heads_kv");
-    if (p->causal != 0 && p->causal != 1) BAD(v, "causal");
-    if (p->window != 0 && p->window != 1) BAD(v, "window");
-    if (p->window == 1 && (p->window_left < -1 || p->window_right < -1)) BAD(v, "window side");
+    options_oracle(v, p->causal, p->window, p->window_left, p->window_right, p->softcap);
     if (!isfinite(p->scale) || p->scale < 0.0f) BAD(v, "scale");
-    if (!isfinite(p->softcap) || p->softcap < 0.0f) BAD(v, "softcap");
     if (p->num_splits < 0 || p->num_splits > TILEOPS_KVCACHE_MAX_SPLITS) BAD(v, "num_splits");
     if (p->seqlen_q < 1 || p->seqlen_q > 16 || p->max_seqlen_kv < 0)
         return;
@@ -789,11 +811,7 @@ static void kvcache_oracle(struct verdict *v, tileops_handle h, const tileops_kv
     /* o and lse overlap nothing read, nor each other */
     const uintptr_t in[5] = {UP(p->q), UP(p->k), UP(p->v), UP(p->seqlens_kv), UP(p->block_table)};
     const u128 inb[5] = {bytes[0], bytes[2], bytes[3], lens_bytes, table_bytes};
-    for (int i = 0; i < 5; i++) {
-        if (meets(UP(p->o), bytes[1], in[i], inb[i])) BAD(v, "o overlaps an input");
-        if (meets(UP(p->lse), lse_bytes, in[i], inb[i])) BAD(v, "lse overlaps an input");
-    }
-    if (meets(UP(p->o), bytes[1], UP(p->lse), lse_bytes)) BAD(v, "o overlaps lse");
+    outputs_oracle(v, p->o, bytes[1], p->lse, lse_bytes, in, inb, 5);
     if (!query) {
         if (ws_bytes && !ws) BAD(v, "workspace NULL with bytes");
         if (ws % 16) BAD(v, "workspace misaligned");
@@ -838,14 +856,8 @@ static void fuzz_kvcache(tileops_handle h)
     p.q = PTR(region(0, 16)), p.o = PTR(region(1, 16));
     p.k = PTR(region(2, 16)), p.v = PTR(region(3, 16));
     p.seqlens_kv = PTR(region(6, 4));
-    if (chance(2))
-        p.lse = PTR(region(4, 16));
-    p.causal = (int)below(2);
-    p.scale = chance(2) ? 0.0f : 0.125f;
-    if (chance(4))
-        p.window = 1, p.window_left = (int)below(300) - 1, p.window_right = (int)below(300) - 1;
-    if (chance(4))
-        p.softcap = 30.0f;
+    random_options(&p.lse, &p.causal, &p.scale, &p.window, &p.window_left, &p.window_right,
+                   &p.softcap);
     p.num_splits = chance(2) ? 0 : (int)below(TILEOPS_KVCACHE_MAX_SPLITS + 1);
     uintptr_t ws = 0;
     size_t ws_bytes = 0;
