@@ -95,10 +95,8 @@ tileops_status tileops_flash_attention(tileops_handle h, const tileops_attention
     const float softcap = has_softcap ? p->softcap : 0.0f;
 
     /* ---- sizes --------------------------------------------------------------------------- */
-    if ((st = tileops__check_sizes(fn, 4, (const char *const[]){"batch", "heads_q", "heads_kv",
-                                                                 "head_dim"},
-                                   (const int64_t[]){p->batch, p->heads_q, p->heads_kv,
-                                                     p->head_dim})) != TILEOPS_SUCCESS)
+    if ((st = tileops__check_heads(fn, p->batch, p->heads_q, p->heads_kv, p->head_dim)) !=
+        TILEOPS_SUCCESS)
         return st;
     if (p->seqlen_q < 0 || p->seqlen_kv < 0)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: %s is %lld (must be >= 0)", fn,

@@ -146,3 +146,11 @@ tileops_status tileops__check_sizes(const char *fn, int n, const char *const *na
                                  names[i], (long long)values[i]);
     return TILEOPS_SUCCESS;
 }
+
+tileops_status tileops__check_heads(const char *fn, int64_t batch, int heads_q, int heads_kv,
+                                    int head_dim)
+{
+    static const char *const names[4] = {"batch", "heads_q", "heads_kv", "head_dim"};
+    const int64_t values[4] = {batch, heads_q, heads_kv, head_dim};
+    return tileops__check_sizes(fn, 4, names, values);
+}

@@ -145,6 +145,10 @@ tileops_status tileops__check_views(const char *fn, const struct tileops__view *
 tileops_status tileops__check_sizes(const char *fn, int n, const char *const *names,
                                     const int64_t *values);
 
+/* check.c: the attention operators' sizes (batch, heads_q, heads_kv, head_dim) as above. */
+tileops_status tileops__check_heads(const char *fn, int64_t batch, int heads_q, int heads_kv,
+                                    int head_dim);
+
 /* Bytes per element of a valid dtype. */
 int tileops__dtype_bytes(tileops_dtype dtype);
 const char *tileops__dtype_name(tileops_dtype dtype);

@@ -88,10 +88,8 @@ static tileops_status prepare(const char *fn, tileops_handle h, const tileops_kv
         return st;
 
     /* ---- sizes and flags ----------------------------------------------------------------- */
-    if ((st = tileops__check_sizes(fn, 4, (const char *const[]){"batch", "heads_q", "heads_kv",
-                                                                 "head_dim"},
-                                   (const int64_t[]){p->batch, p->heads_q, p->heads_kv,
-                                                     p->head_dim})) != TILEOPS_SUCCESS)
+    if ((st = tileops__check_heads(fn, p->batch, p->heads_q, p->heads_kv, p->head_dim)) !=
+        TILEOPS_SUCCESS)
         return st;
     if (p->seqlen_q < 1 || p->seqlen_q > MAX_SEQLEN_Q)
         return tileops__fail(TILEOPS_ERROR_INVALID_VALUE, "%s: seqlen_q is %d (1 to %d new "
