@@ -120,6 +120,13 @@ static const struct acase cases[] = {
      * take several items (or causal pairs of them) each, their Q buffers in turn */
     {.what = "many items s130 gqa 136/8", .batch = 2, .sq = 130, .skv = 130, .hq = 136,
      .hkv = 8, .causal = BOTH},
+    /* the same with items unlike their neighbours: a window (each q tile its own first key
+     * tile) and softcap, non-causal on the persistent grid (288 items); causal with more
+     * queries than keys, where the first q tiles of each head see no key at all */
+    {.what = "many items window softcap", .batch = 1, .sq = 300, .skv = 300, .hq = 96, .hkv = 8,
+     .causal = 0, .window = 1, .wl = 100, .wr = 20, .softcap = 10.0f},
+    {.what = "many items causal 400x150", .batch = 1, .sq = 400, .skv = 150, .hq = 96,
+     .hkv = 8, .causal = 1},
     /* GQA ratios 1, 4 and 8 (= MQA for 8 query heads), and MQA with an odd ratio */
     {.what = "gqa 8/8", .batch = 1, .sq = 130, .skv = 190, .hq = 8, .hkv = 8, .causal = BOTH},
     {.what = "gqa 8/2", .batch = 1, .sq = 130, .skv = 190, .hq = 8, .hkv = 2, .causal = BOTH},
@@ -815,6 +822,8 @@ static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
                                              "varlen non-finite neighbour",
                                              "window 77x203 left 20 right 10",
                                              "many items s130 gqa 136/8",
+                                             "many items window softcap",
+                                             "many items causal 400x150",
                                              "varlen many items gqa 136/8",
                                              "softcap 5 window 64", "softcap 80 gqa 4/1",
                                              "varlen window softcap", "scale 2 peaked"};
