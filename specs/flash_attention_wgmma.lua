@@ -41,7 +41,10 @@ variant "head_dim" { "64", "96", "128", "256", tag = "d" }
 tier "sm90" { template = "flash_attention_sm90" }
 
 tune "block_m"   { 128, 192, tag = "m" }     -- consumers x 64 rows
-tune "block_n"   { 64, 128, 192, tag = "n" } -- keys per K/V tile: the S wgmma's N
+-- keys per K/V tile, the S wgmma's N: 80 and 176 are FlashAttention-3's d256 and d128
+-- non-causal tiles (as many keys as shared memory at d256, registers at d128, hold; d128 n176
+-- spills 172-220 bytes, most of them addresses of the epilogue's paths, one pair in the loop)
+tune "block_n"   { 64, 80, 128, 176, 192, tag = "n" }
 tune "stages"    { 2, 3, 4, tag = "s" }      -- K/V tile pairs in the ring
 tune "consumers" { 2, 3, tag = "wg" }        -- consumer warpgroups (plus one producer)
 tune "pingpong"  { 0, 1, tag = "p" }         -- 1: two consumers take turns issuing their GEMMs
@@ -52,6 +55,10 @@ end)
 
 constraint "each consumer warpgroup takes 64 rows" (function(c)
   return c.block_m == 64 * c.consumers
+end)
+
+constraint "80 and 176 keys only as FlashAttention-3 takes them (d256, d128)" (function(c)
+  return (c.block_n ~= 80 or c.head_dim == "256") and (c.block_n ~= 176 or c.head_dim == "128")
 end)
 
 constraint "at most the tier's shared memory per block" (function(c)

@@ -80,8 +80,8 @@ static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the
 static_assert(HEAD_DIM >= HEAD_DIM_64 && HEAD_DIM <= HEAD_DIM_256, "unknown head_dim");
 static_assert(BLOCK_M == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
 static_assert(CONSUMERS == 2 || CONSUMERS == 3, "two or three consumer warpgroups");
-static_assert(BLOCK_N == 64 || BLOCK_N == 128 || BLOCK_N == 192,
-              "S tiles are the m64n64 / m64n128 / m64n192 wgmma shapes");
+static_assert(BLOCK_N == 64 || BLOCK_N == 80 || BLOCK_N == 128 || BLOCK_N == 176 || BLOCK_N == 192,
+              "S tiles are the m64n64 / n80 / n128 / n176 / n192 wgmma shapes");
 static_assert(DP == 64 || DP == 128 || DP == 256, "O is one m64n64/128/256 wgmma");
 static_assert(STAGES >= 2 && (2 * QBUF + 4 * STAGES) * 8 <= 1024, "the barriers fit their 1024 bytes");
 // setmaxnreg moves registers within what the CTA got at launch (the launch bound's count a
@@ -136,8 +136,12 @@ static __device__ __forceinline__ void mma_s(float (&s)[R], uint64_t dq, uint64_
 {
     if constexpr (R == 96)
         wgmma_m64n192k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
+    else if constexpr (R == 88)
+        wgmma_m64n176k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
     else if constexpr (R == 64)
         wgmma_m64n128k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
+    else if constexpr (R == 40)
+        wgmma_m64n80k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
     else
         wgmma_m64n64k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
 }
@@ -204,7 +208,7 @@ static __device__ __forceinline__ void softcap_tile(float (&s)[SACC], float scal
 }
 
 // The max tree's widths: M0 pairs of a row's scores, then M_k+1 = M_k - M_k / 2; five levels
-// reach one from up to 32 (BLOCK_N 128: 32 16 8 4 2 1; 192: 24 12 6 3 2 1).
+// reach one from up to 32 (BLOCK_N 128: 32 16 8 4 2 1; 176: 22 11 6 3 2 1; 80: 10 5 3 2 1 1).
 constexpr int M0 = SACC / 4, M1 = M0 - M0 / 2, M2 = M1 - M1 / 2, M3 = M2 - M2 / 2,
               M4 = M3 - M3 / 2, M5 = M4 - M4 / 2;
 static_assert(M5 == 1, "five levels of the max tree reach one value");

@@ -360,6 +360,9 @@ static __device__ __forceinline__ uint64_t wgmma_desc_add(uint64_t desc, uint32_
 #define TILEOPS_WG_ACC_64(d) TILEOPS_WG_ACC32(d, 0), TILEOPS_WG_ACC32(d, 32)
 #define TILEOPS_WG_ACC_96(d) TILEOPS_WG_ACC_64(d), TILEOPS_WG_ACC32(d, 64)
 #define TILEOPS_WG_ACC_128(d) TILEOPS_WG_ACC_96(d), TILEOPS_WG_ACC32(d, 96)
+#define TILEOPS_WG_ACC_40(d) TILEOPS_WG_ACC32(d, 0), TILEOPS_WG_ACC8(d, 32)
+#define TILEOPS_WG_ACC_88(d)                                                                    \
+    TILEOPS_WG_ACC_64(d), TILEOPS_WG_ACC8(d, 64), TILEOPS_WG_ACC8(d, 72), TILEOPS_WG_ACC8(d, 80)
 #define TILEOPS_WG_R0 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define TILEOPS_WG_R32 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
 #define TILEOPS_WG_R64 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
@@ -368,12 +371,16 @@ static __device__ __forceinline__ uint64_t wgmma_desc_add(uint64_t desc, uint32_
 #define TILEOPS_WG_REGS_64 TILEOPS_WG_R0 ", " TILEOPS_WG_R32
 #define TILEOPS_WG_REGS_96 TILEOPS_WG_REGS_64 ", " TILEOPS_WG_R64
 #define TILEOPS_WG_REGS_128 TILEOPS_WG_REGS_96 ", " TILEOPS_WG_R96
+#define TILEOPS_WG_REGS_40 TILEOPS_WG_R0 ", %32, %33, %34, %35, %36, %37, %38, %39"
+#define TILEOPS_WG_REGS_88 TILEOPS_WG_REGS_64 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87"
 // The operands after R accumulators: shared A (descriptor), B, scale_d, TRANS_B; or register A
 // (four), B, scale_d, TRANS_B.
 #define TILEOPS_WG_SS_32 "%34", "%32, %33, p, 1, 1, 0, %35"
 #define TILEOPS_WG_SS_64 "%66", "%64, %65, p, 1, 1, 0, %67"
 #define TILEOPS_WG_SS_96 "%98", "%96, %97, p, 1, 1, 0, %99"
 #define TILEOPS_WG_SS_128 "%130", "%128, %129, p, 1, 1, 0, %131"
+#define TILEOPS_WG_SS_40 "%42", "%40, %41, p, 1, 1, 0, %43"
+#define TILEOPS_WG_SS_88 "%90", "%88, %89, p, 1, 1, 0, %91"
 #define TILEOPS_WG_RS_32 "%37", "{%32, %33, %34, %35}, %36, p, 1, 1, %38"
 #define TILEOPS_WG_RS_64 "%69", "{%64, %65, %66, %67}, %68, p, 1, 1, %70"
 #define TILEOPS_WG_RS_128 "%133", "{%128, %129, %130, %131}, %132, p, 1, 1, %134"
@@ -409,7 +416,9 @@ static __device__ __forceinline__ uint64_t wgmma_desc_add(uint64_t desc, uint32_
     }
 #define TILEOPS_WGMMA_SHAPES(T, PTX_T)                                                          \
     TILEOPS_WGMMA_SS(64, 32, T, PTX_T)                                                          \
+    TILEOPS_WGMMA_SS(80, 40, T, PTX_T)                                                          \
     TILEOPS_WGMMA_SS(128, 64, T, PTX_T)                                                         \
+    TILEOPS_WGMMA_SS(176, 88, T, PTX_T)                                                         \
     TILEOPS_WGMMA_SS(192, 96, T, PTX_T)                                                         \
     TILEOPS_WGMMA_SS(256, 128, T, PTX_T)                                                        \
     TILEOPS_WGMMA_RS(64, 32, T, PTX_T)                                                          \
