@@ -14,6 +14,8 @@
  *   default { threads = 256, vec = function(c) return 16 // c.bytes end }
  *   default { head_dim = "128", threads = 128, vec = 8 }  -- only where head_dim is 128
  *   default { mode = { "plain", "log" }, … }        -- (a variant value, or a list of them)
+ *   explore { threads = 512, vec = 8, unroll = 8 }  -- as default, for make tune only: it seeds
+ *                                                   -- the near space, never the library
  */
 #include "gen.h"
 
@@ -78,6 +80,7 @@ struct field {
 };
 struct def {
     int line;
+    int explore;                   /* declared by explore: a seed of the near space only */
     int nfields;
     struct field f[MAX_FIELDS];
     int vmask[1 + GEN_MAX_VARIANTS]; /* dtype, each variant axis: the values it applies to
@@ -812,9 +815,11 @@ static int by_key(const void *a, const void *b)
     return strcmp(((const struct field *)a)->key, ((const struct field *)b)->key);
 }
 
-/* default { axis = n | function(c), … }: one configuration emitted without a tuning table.
- * Copied field by field now: what the table holds later does not matter. */
-static int decl_default(lua_State *L)
+/* default { axis = n | function(c), … }: one configuration emitted without a tuning table;
+ * explore { … }: one that only seeds the near space (make tune times it and its neighbours;
+ * the library holds it only where a tuning table names it). Copied field by field now: what
+ * the table holds later does not matter. Both count against MAX_DECLS and share messages. */
+static int declare_config(lua_State *L, int explore)
 {
     struct builder *b = get_builder(L);
     if (b->frozen)
@@ -822,16 +827,18 @@ static int decl_default(lua_State *L)
                    "default that runs after it");
     if (b->open_serial)
         fail_at(L, b, b->open_line, "%s is not followed by its body", b->open_what);
-    check_table(L, 1, "default");
+    const char *kind = explore ? "explore" : "default";
+    check_table(L, 1, kind);
     if (b->ndefs == MAX_DECLS)
-        luaL_error(L, "too many defaults (at most %d)", MAX_DECLS);
+        luaL_error(L, "too many defaults and explores (at most %d)", MAX_DECLS);
     struct def *d = &b->defs[b->ndefs];
     memset(d, 0, sizeof *d);
     d->line = caller_line(L);
+    d->explore = explore;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
         if (d->nfields == MAX_FIELDS)
-            luaL_error(L, "default has more than %d fields", MAX_FIELDS);
+            luaL_error(L, "%s has more than %d fields", kind, MAX_FIELDS);
         struct field *f = &d->f[d->nfields++];
         char what[96];
         if (lua_type(L, -2) == LUA_TSTRING) {
@@ -840,13 +847,21 @@ static int decl_default(lua_State *L)
             snprintf(f->key, sizeof f->key, "%s", k);
             f->key_ok = klen < 32 && strlen(k) == klen;
         }
-        snprintf(what, sizeof what, "default: %s", f->key[0] ? f->key : "?");
+        snprintf(what, sizeof what, "%s: %s", kind, f->key[0] ? f->key : "?");
         copy_value(L, -1, what, 1, &f->v);
         lua_pop(L, 1);
     }
     qsort(d->f, (size_t)d->nfields, sizeof d->f[0], by_key);
     b->ndefs++;
     return 0;
+}
+static int decl_default(lua_State *L)
+{
+    return declare_config(L, 0);
+}
+static int decl_explore(lua_State *L)
+{
+    return declare_config(L, 1);
 }
 
 /* ---- expansion -------------------------------------------------------------------------- */
@@ -1108,29 +1123,30 @@ static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
     if (opt->all)
         return;
 
-    int emitted = 0, applicable = 0, near[MAX_DECLS][GEN_MAX_AXES];
+    int emitted = 0, applicable = 0, seeds = 0, near[MAX_DECLS][GEN_MAX_AXES];
     for (int k = 0; k < b->ndefs; k++) {
         const struct def *def = &b->defs[k];
+        const char *kind = def->explore ? "explore" : "default";
         if (!default_applies(b, def, p))
             continue;
-        applicable++;
+        applicable += !def->explore;
         for (int i = 0; i < s->naxes; i++) {
             char what[64];
             if (def->axis_field[i] < 0)
-                fail_at(L, b, def->line, "default: no value for tune '%s'", s->axes[i].name);
-            snprintf(what, sizeof what, "default: %s", s->axes[i].name);
+                fail_at(L, b, def->line, "%s: no value for tune '%s'", kind, s->axes[i].name);
+            snprintf(what, sizeof what, "%s: %s", kind, s->axes[i].name);
             params[i] = eval_value(L, b, &def->f[def->axis_field[i]].v, def->line, what, p,
                                    NULL);
         }
         int bad;
         if (!in_space(s, s->axes, params, &bad))
-            fail_at(L, b, def->line, "default: %s=%d is not in the tuning space of %s",
+            fail_at(L, b, def->line, "%s: %s=%d is not in the tuning space of %s", kind,
                     s->axes[bad].name, params[bad], where);
         if (!in_space(s, axes, params, &bad)) { /* outside the tier's own `tune` narrowing */
             if (opt->verbose && opt->log) {
                 format_name(s, p, params, name);
-                fprintf(opt->log, "default %s (%s:%d) skipped: %s=%d is not in tier %s's tune\n",
-                        name, b->chunk, def->line, s->axes[bad].name, params[bad],
+                fprintf(opt->log, "%s %s (%s:%d) skipped: %s=%d is not in tier %s's tune\n",
+                        kind, name, b->chunk, def->line, s->axes[bad].name, params[bad],
                         gen_tiers[p->t].name);
             }
             continue;
@@ -1139,16 +1155,16 @@ static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
         if (k2 >= 0) {
             if (opt->verbose && opt->log) {
                 format_name(s, p, params, name);
-                fprintf(opt->log, "default %s (%s:%d) pruned: %s\n", name, b->chunk, def->line,
-                        b->cons[k2].text);
+                fprintf(opt->log, "%s %s (%s:%d) pruned: %s\n", kind, name, b->chunk,
+                        def->line, b->cons[k2].text);
             }
             continue;
         }
         if (opt->near)
-            memcpy(near[emitted], params, sizeof near[emitted]);
-        else
+            memcpy(near[seeds++], params, sizeof near[0]);
+        else if (!def->explore)
             add_instance(L, b, p, params);
-        emitted++;
+        emitted += !def->explore;
     }
     if (!applicable)
         fail_at(L, b, b->defs[0].line, "no default configuration is declared for %s", where);
@@ -1156,7 +1172,7 @@ static void expand_variant(lua_State *L, struct builder *b, const struct at *p)
         fail_at(L, b, b->defs[0].line, "no default configuration survives the constraints for %s",
                 where);
     if (opt->near)
-        expand_near(L, b, p, near, emitted);
+        expand_near(L, b, p, near, seeds);
 }
 
 /* Resolves a default's field named after variant `axis` (dtype or a declared axis): a value
@@ -1228,8 +1244,8 @@ static void finish(lua_State *L, struct builder *b)
             else if (a >= 0)
                 d->axis_field[a] = j;
             else
-                fail_at(L, b, d->line, "default: '%s' is not a declared tuning axis",
-                        f->key[0] ? f->key : "?");
+                fail_at(L, b, d->line, "%s: '%s' is not a declared tuning axis",
+                        d->explore ? "explore" : "default", f->key[0] ? f->key : "?");
         }
     }
     long long configs = 0;
@@ -1460,6 +1476,7 @@ static int load_protected(lua_State *L)
                                      {"tier", decl_tier},         {"tune", decl_tune},
                                      {"constraint", decl_constraint},
                                      {"default", decl_default},
+                                     {"explore", decl_explore},
                                      {"tune_shapes", decl_tune_shapes}, {NULL, NULL}};
     lua_pushglobaltable(L);
     luaL_setfuncs(L, decls, 0);

@@ -302,6 +302,51 @@ START_TEST(good_spec_loads)
 }
 END_TEST
 
+/* The near space: the defaults and every surviving configuration one axis from one; an explore
+ * seeds it as a default does, while the library (no --near) leaves it out; a bad explore fails
+ * in either mode. Counts per tier (threads x vec x unroll, vec * bytes <= 16): f32 keeps
+ * 256/4/4, 256/1/4 and 128/4/4, 256/2/4, 128/1/4, 256/4/1, 256/1/1 (7), and explore 128/1/1
+ * adds it and 128/2/1, 128/4/1 (10); f16 and bf16 keep 256/8/4, 256/1/4, 256/2/4, 256/4/4,
+ * 128/8/4, 256/8/1, 128/1/4, 256/1/1 (8) and gain 128/{1,2,4,8}/1 (12). */
+START_TEST(explore_seeds_near_only)
+{
+    static const struct bad_case ex = {"explore", 0,
+                                       "explore { threads = 128, vec = 1, unroll = 1 }", ""};
+    static const struct bad_case bad_ex = {"explore_bad", 0,
+                                           "explore { threads = 128, vec = 3, unroll = 1 }", ""};
+    char path[256], err[GEN_ERR] = "";
+    struct gen_spec s;
+    struct gen_options o = options(NULL);
+    const char *p = write_spec(NULL, path, sizeof path);
+    o.near = 1;
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(s.ninst, 2 * (7 + 8 + 8));
+    gen_spec_free(&s);
+
+    p = write_spec(&ex, path, sizeof path);
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(s.ninst, 2 * (10 + 12 + 12));
+    int found = 0;
+    for (int i = 0; i < s.ninst; i++)
+        found += strcmp(s.inst[i].name, "tileops_vector_add_sm80_bf16_t128_v8_u1") == 0;
+    ck_assert_int_eq(found, 1);
+    gen_spec_free(&s);
+
+    o.near = 0; /* the library: the two defaults only */
+    ck_assert_msg(gen_spec_load(p, &o, &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(s.ninst, 12);
+    for (int i = 0; i < s.ninst; i++)
+        ck_assert_ptr_null(strstr(s.inst[i].name, "_u1"));
+    gen_spec_free(&s);
+
+    p = write_spec(&bad_ex, path, sizeof path);
+    ck_assert_int_ne(gen_spec_load(p, &o, &s, err, sizeof err), 0);
+    char want[GEN_ERR];
+    snprintf(want, sizeof want, "%s:11: explore: vec=3 is not in the tuning space of sm70 f32",
+             path);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
 
 /* An instance name past GEN_NAME is an error naming the operator's line (it underflowed a
  * size and wrote past the name before). */
@@ -791,6 +836,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, bad_spec_message, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, good_spec_loads);
+    tcase_add_test(tc, explore_seeds_near_only);
     tcase_add_test(tc, variant_axis);
     tcase_add_test(tc, variant_tag_and_restricted_default);
     tcase_add_test(tc, duplicate_operator);
