@@ -8,7 +8,9 @@
  * (`cases FILE --list-kernels`, tables off, one child each), then times them in the tuning
  * build, eight cases a child (--measure: checked against the reference first, median of --reps
  * after L2 flushes, hopeless ones pruned after a few reps). A kernel that faults or hangs takes
- * down only its child: it is recorded as failed and the next child takes what was left. Every
+ * down only its child: it is recorded as crashed, rejected in every other case of the run too
+ * (it must not win a shape beside one it crashes on, and a hang costs a child's whole time
+ * limit), and the next child takes what was left. Every
  * measurement goes to a CSV, so a rerun skips what is measured, and --budget stops starting
  * batches after that many seconds.
  *
@@ -37,7 +39,8 @@
 
 static const char usage[] =
     "usage: tileops-tune --bench TUNE_BENCH --release-bench BENCH [--shapes FILE] [--csv FILE]\n"
-    "                    [--out DIR] [--reps R] [--budget SECONDS] [--compare TABLE] [OP...]\n"
+    "                    [--out DIR] [--reps R] [--budget SECONDS] [--hang SECONDS]\n"
+    "                    [--compare TABLE] [OP...]\n"
     "  --bench B          tileops-bench built from the tuning space (make tune builds it)\n"
     "  --release-bench B  tileops-bench of the release library: the cost model's choice\n"
     "  --shapes F         the cases (default: TUNE_SHAPES beside the tuning build's tree)\n"
@@ -45,6 +48,8 @@ static const char usage[] =
     "  --out DIR          where the table goes (default specs/tuned)\n"
     "  --reps R           timed reps per kernel (default 50)\n"
     "  --budget S         start no case after S seconds (run again to go on)\n"
+    "  --hang S           a measuring child silent for S seconds is hung: killed, and the\n"
+    "                     kernel it was on rejected (default 40)\n"
     "  --compare T        after tuning, check each entry of table T (an earlier tune of this\n"
     "                     GPU) against this run: same kernel, within noise, or differs\n"
     "  OP                 operators to tune: gemm softmax flash_attention vector_add (default all)\n";
@@ -67,7 +72,8 @@ struct tcase {
 struct row {
     int c;                /* case */
     char kernel[160];
-    char status[12];      /* ok, wrong, failed, untuned (names the cost model's choice) */
+    char status[12];      /* ok, wrong, failed, crashed (took its child down), untuned (names
+                           * the cost model's choice) */
     double us, noise;
 };
 
@@ -157,10 +163,12 @@ static int describe(struct tcase *c)
 
 /* ---- child processes ---------------------------------------------------------------------- */
 
-/* Runs argv with stdout to out_path and stderr to err_path, killed after `seconds`. Returns
- * its exit status, 128 + signal if killed by one, or -1 if it could not start. */
+/* Runs argv with stdout to out_path and stderr to err_path, killed after `seconds`, or once
+ * its stdout has not grown for `idle` seconds (0: no such watch; the bench flushes a line per
+ * kernel, so a hung kernel costs `idle`, not the whole batch's limit). Returns its exit
+ * status, 128 + signal if killed by one, or -1 if it could not start. */
 static int run_child(char *const *argv, const char *out_path, const char *err_path, int seconds,
-                     int tables_off)
+                     int idle, int tables_off)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -176,9 +184,27 @@ static int run_child(char *const *argv, const char *out_path, const char *err_pa
         _exit(127);
     }
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
+    off_t seen = -1;
+    time_t since = time(NULL);
+    for (;;) {
+        const pid_t r = waitpid(pid, &st, idle ? WNOHANG : 0);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR)
             return -1;
+        if (r == 0) { /* running: has it written since the last look? */
+            struct stat sb;
+            const off_t size = stat(out_path, &sb) == 0 ? sb.st_size : 0;
+            if (size != seen) {
+                seen = size;
+                since = time(NULL);
+            } else if (difftime(time(NULL), since) >= idle) {
+                kill(pid, SIGKILL);
+            }
+            const struct timespec nap = {0, 100 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -201,9 +227,16 @@ static void last_line(const char *path, char *out, size_t len)
 
 /* ---- the measurement file ---------------------------------------------------------------- */
 
+/* The kernels that took a child down (rows "crashed"), few: a short list beside the rows. */
+static char crashed_kernels[256][160];
+static int ncrashed;
+static int crashed(const char *kernel);
+
 static void add_row(int c, const char *kernel, const char *status, double us, double noise,
                     int write)
 {
+    if (strcmp(status, "crashed") == 0 && !crashed(kernel) && ncrashed < 256)
+        snprintf(crashed_kernels[ncrashed++], sizeof crashed_kernels[0], "%s", kernel);
     if (nrows == MAX_ROWS)
         die("more than %d measurements", MAX_ROWS);
     struct row *r = &rows[nrows++];
@@ -226,6 +259,15 @@ static const struct row *find_row(int c, const char *kernel, const char *status)
             (!status || strcmp(rows[i].status, status) == 0))
             return &rows[i];
     return NULL;
+}
+
+/* Did the kernel take a child down in any case (this run or one the measurements hold)? */
+static int crashed(const char *kernel)
+{
+    for (int i = 0; i < ncrashed; i++)
+        if (strcmp(crashed_kernels[i], kernel) == 0)
+            return 1;
+    return 0;
 }
 
 static int find_case(const char *op, const char *opts)
@@ -272,6 +314,7 @@ static void load_csv(const char *path)
 struct tools {
     const char *bench, *release, *tmp;
     int reps;
+    int hang; /* seconds a measuring child may stay silent */
 };
 
 /* Lists, in one child of `bench`, the kernels of each case in todo[0..n): the cost model's
@@ -290,7 +333,7 @@ static void list_all(const struct tools *t, const char *bench, const int *todo, 
         fprintf(f, "%s %s\n", cases[todo[i]].op, cases[todo[i]].opts);
     fclose(f);
     char *argv[] = {(char *)bench, "cases", file, "--list-kernels", NULL};
-    const int rc = run_child(argv, out, err, CHILD_SECONDS * 4, 1);
+    const int rc = run_child(argv, out, err, CHILD_SECONDS * 4, 0, 1);
     if (rc != 0) {
         last_line(err, why, sizeof why);
         die("%s cases --list-kernels: exit %d: %s", bench, rc, why);
@@ -349,7 +392,9 @@ static void order_candidates(int c)
 
 /* Measures the cases cs[0..n) in children of the tuning build's bench (one `cases` run each
  * time), each kernel not yet measured; a child that dies leaves its first unmeasured kernel
- * failed, and the next child takes the rest. */
+ * crashed, and the next child takes the rest. A crashed kernel is failed in every later case
+ * without running, unless it is the case's cost-model choice (which dispatch runs anyway:
+ * timed, so that the case keeps its reference). */
 static void measure_batch(const struct tools *t, const int *cs, int n)
 {
     static char line[1 << 17];
@@ -372,6 +417,10 @@ static void measure_batch(const struct tools *t, const int *cs, int n)
             for (int k = 0; k < tc->ncand; k++) {
                 if (find_row(cs[i], tc->cand[k], NULL))
                     continue;
+                if (crashed(tc->cand[k]) && strcmp(tc->cand[k], tc->untuned) != 0) {
+                    add_row(cs[i], tc->cand[k], "failed", 0, 0, 1);
+                    continue;
+                }
                 if (!np++)
                     fprintf(f, "%s %s --kernel ", tc->op, tc->opts);
                 fprintf(f, "%s%s", np > 1 ? "," : "", tc->cand[k]);
@@ -387,7 +436,8 @@ static void measure_batch(const struct tools *t, const int *cs, int n)
             break;
         char *argv[] = {(char *)t->bench, "cases", file, "--measure", "--prune", "2", "--reps",
                         reps, NULL};
-        const int rc = run_child(argv, out, err, CHILD_SECONDS * nl, 1);
+        const int limit = (t->hang > CHILD_SECONDS ? t->hang : CHILD_SECONDS) * nl;
+        const int rc = run_child(argv, out, err, limit, t->hang, 1);
         f = fopen(out, "r");
         int at = -1;
         while (f && fgets(line, sizeof line, f)) {
@@ -420,9 +470,15 @@ static void measure_batch(const struct tools *t, const int *cs, int n)
             const struct tcase *tc = &cases[lines[i]];
             for (int k = 0; k < tc->ncand && (rc == 0 || !marked); k++)
                 if (!find_row(lines[i], tc->cand[k], NULL)) {
-                    fprintf(stderr, "tileops-tune: %s: %s failed (exit %d: %s): rejected\n",
-                            tc->opts, tc->cand[k], rc, why);
-                    add_row(lines[i], tc->cand[k], "failed", 0, 0, 1);
+                    if (rc == 0) {
+                        fprintf(stderr, "tileops-tune: %s: %s refused: rejected\n", tc->opts,
+                                tc->cand[k]);
+                        add_row(lines[i], tc->cand[k], "failed", 0, 0, 1);
+                    } else {
+                        fprintf(stderr, "tileops-tune: %s: %s crashed (exit %d: %s): rejected "
+                                "in every case\n", tc->opts, tc->cand[k], rc, why);
+                        add_row(lines[i], tc->cand[k], "crashed", 0, 0, 1);
+                    }
                     marked = 1;
                 }
         }
@@ -586,7 +642,7 @@ static void query_gpu(const struct tools *t, struct gpu *g)
     char *argv[] = {(char *)t->bench, "device", NULL};
     snprintf(out, sizeof out, "%s/device.out", t->tmp);
     snprintf(err, sizeof err, "%s/device.err", t->tmp);
-    const int rc = run_child(argv, out, err, CHILD_SECONDS, 0);
+    const int rc = run_child(argv, out, err, CHILD_SECONDS, 0, 0);
     FILE *f = fopen(out, "r");
     const char *name = NULL;
     memset(g, 0, sizeof *g);
@@ -768,7 +824,7 @@ int main(int argc, char **argv)
 {
     const char *bench = NULL, *release = NULL, *shapes = NULL, *csv_path =
         "build/tune/measurements.csv", *out = "specs/tuned";
-    int reps = 50;
+    int reps = 50, hang = CHILD_SECONDS;
     double budget = 0;
     const char *compare = NULL;
     const char *ops[8];
@@ -795,6 +851,8 @@ int main(int argc, char **argv)
             compare = argv[++i];
         } else if (strcmp(a, "--budget") == 0 && has) {
             budget = atof(argv[++i]);
+        } else if (strcmp(a, "--hang") == 0 && has) {
+            hang = atoi(argv[++i]);
         } else if (a[0] != '-' && tileops__tune_op(a) && nops < 8) {
             ops[nops++] = a;
         } else {
@@ -802,9 +860,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!bench || !release || reps < 50 || reps > 10000 || budget < 0) {
+    if (!bench || !release || reps < 50 || reps > 10000 || budget < 0 || hang < 1 ||
+        hang > 3600) {
         fprintf(stderr, "tileops-tune: --bench and --release-bench are needed; --reps is 50 to "
-                "10000, --budget >= 0\n%s", usage);
+                "10000, --budget >= 0, --hang 1 to 3600\n%s", usage);
         return 2;
     }
     char shapes_buf[512];
@@ -848,7 +907,7 @@ int main(int argc, char **argv)
     char tmp[] = "/tmp/tileops-tune.XXXXXX";
     if (!mkdtemp(tmp))
         die("mkdtemp: %s", strerror(errno));
-    const struct tools t = {bench, release, tmp, reps};
+    const struct tools t = {bench, release, tmp, reps, hang};
 
     int todo = 0, did = 0;
     for (int c = 0; c < ncases; c++) {

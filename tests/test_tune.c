@@ -1,9 +1,10 @@
 /* test_tune.c: tileops-tune's own logic, on the CPU, with a stand-in for tileops-bench (a
  * shell script that answers cases --list-kernels, --measure and device as the real one does): a
- * kernel with a wrong result is rejected, one that crashes its process is rejected and the
- * rest of its case still measured, a winner replaces the cost model's choice only beyond the
- * noise margin, shapes sharing a bucket get one entry (and an exact one where a shape's own
- * winner is clearly better), and a rerun resumes from the measurements instead of re-timing.
+ * kernel with a wrong result is rejected, one that crashes its process is rejected (in every
+ * case: it is not run again, also after a resume) and the rest of its case still measured, a
+ * winner replaces the cost model's choice only beyond the noise margin, shapes sharing a
+ * bucket get one entry (and an exact one where a shape's own winner is clearly better), and a
+ * rerun resumes from the measurements instead of re-timing.
  * The real bench's --measure path (reference check, timing) runs on the GPU in make tune; its
  * new options' refusals, and the tuner's, run here. */
 #include <check.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "util_check.h"
 #include "util_host.h"
@@ -22,7 +24,8 @@ static char tune_cmd[512] = "build/tileops-tune"; /* B/tileops-tune, from argv[0
 static char bench_cmd[512] = "build/tileops-bench";
 
 /* The stand-in: times per kernel by M (the first size of --shape). k_fault kills its process,
- * k_wrong disagrees with the reference. Each measure run appends a line to runs.log. */
+ * k_wrong disagrees with the reference, k_hang (listed when EXTRA_KERNELS names it) never
+ * returns. Each measure run appends a line to runs.log. */
 static const char fake_bench[] =
     "#!/bin/sh\n"
     "dir=$(dirname \"$0\")\n"
@@ -39,12 +42,14 @@ static const char fake_bench[] =
     "  m=${shape%%x*}\n"
     "  if [ $mode = list ]; then echo 'auto k_default'\n"
     "    if [ \"$0\" != \"$dir/release-bench\" ]; then\n"
-    "      for k in k_default k_fast k_wrong k_fault k_close k_slow; do echo \"candidate $k\"; done; fi\n"
+    "      for k in k_default k_fast k_wrong k_fault k_close k_slow $EXTRA_KERNELS; do "
+    "echo \"candidate $k\"; done; fi\n"
     "    continue; fi\n"
     "  echo \"$shape $kernels\" >> \"$dir/runs.log\"\n"
     "  for k in $(echo \"$kernels\" | tr , ' '); do\n"
     "    case $k in\n"
     "      k_fault) kill -SEGV $$;;\n"
+    "      k_hang) exec sleep 60;;\n"
     "      k_wrong) echo \"wrong $k\";;\n"
     "      k_default) echo \"measured $k 100.0 0.5\";;\n"
     "      k_fast) if [ \"$m\" = 4096 ] || [ \"$m\" = 10000 ]; then echo \"measured $k 80.0 0.5\"; "
@@ -121,14 +126,17 @@ START_TEST(tune_with_stand_in)
     ck_assert_msg(table != NULL, "no table; tileops-tune said:\n%s",
                   read_file(WORK "/tune.err", NULL));
     ck_assert_ptr_nonnull(runs);
-    /* each case: the wrong and the crashing kernel rejected, the others measured */
+    /* each case: the wrong and the crashing kernel rejected, the others measured; k_fault
+     * crashed once and was not run again */
     ck_assert_int_eq(count(csv, ",k_wrong,wrong,"), 6);
-    ck_assert_int_eq(count(csv, ",k_fault,failed,"), 6);
+    ck_assert_int_eq(count(csv, ",k_fault,crashed,"), 1);
+    ck_assert_int_eq(count(csv, ",k_fault,failed,"), 5);
     ck_assert_int_eq(count(csv, ",k_slow,ok,"), 6);
     ck_assert_int_eq(count(csv, ",k_default,untuned,"), 6);
     /* one child for the six cases, killed by k_fault in the first; the next takes what was
-     * left (the rest of that case, the whole next one) until its own crash: 12 case runs */
-    ck_assert_int_eq(count(runs, "\n"), 12);
+     * left, without k_fault: 7 case runs, k_fault in the first only */
+    ck_assert_int_eq(count(runs, "\n"), 7);
+    ck_assert_int_eq(count(runs, "k_fault"), 1);
     /* provenance */
     ck_assert_msg(strstr(table, "gpu { name = \"Fake GPU 9\", cc = 90, sms = 132,") != NULL, "%s",
                   table);
@@ -199,11 +207,70 @@ START_TEST(tune_with_stand_in)
     *strstr(gemm_part, kept) = '\0';
     ck_assert_str_eq(strstr(table, "entry {"), gemm_part);
     free(gemm_part);
+
+    /* a rerun with a new case: the crash the measurements hold keeps k_fault from it */
+    FILE *sf = fopen(WORK "/generated/TUNE_SHAPES", "a");
+    ck_assert_ptr_nonnull(sf);
+    fputs("gemm --shape 256x4096x4096 --dtype bf16 --layout nk --epilogue none\n", sf);
+    fclose(sf);
+    ck_assert_int_eq(system(cmd), 0);
+    char *runs3 = read_file(WORK "/runs.log", NULL), *csv3 = read_file(WORK "/m.csv", NULL);
+    ck_assert_ptr_nonnull(runs3);
+    ck_assert_ptr_nonnull(csv3);
+    ck_assert_int_eq(count(runs3, "\n"), 8);
+    ck_assert_msg(strstr(runs3, "256x4096x4096 k_default,") && count(runs3, "k_fault") == 1,
+                  "%s", runs3);
+    ck_assert_int_eq(count(csv3, ",k_fault,failed,"), 6);
+    ck_assert_int_eq(count(csv3, ",k_slow,ok,"), 7);
+    free(runs3);
+    free(csv3);
     free(csv);
     free(table);
     free(table2);
     free(runs);
     free(runs2);
+}
+END_TEST
+
+/* A kernel that hangs: its child is killed once silent for --hang seconds (not after the
+ * batch's whole limit), the kernel is rejected in both cases and run in the first only, and the
+ * rest of each case is measured. */
+START_TEST(hung_kernel_killed)
+{
+    mkdir("build/tests", 0777);
+    ck_assert_int_eq(system("rm -rf " WORK "h"), 0);
+    mkdir(WORK "h", 0777);
+    mkdir(WORK "h/generated", 0777);
+    write_file(WORK "h/tileops-bench", fake_bench, 0755);
+    write_file(WORK "h/release-bench", fake_bench, 0755);
+    write_file(WORK "h/generated/TUNE_SHAPES",
+               "gemm --shape 4096x1024x1024 --dtype bf16 --layout nk --epilogue none\n"
+               "gemm --shape 128x4096x4096 --dtype bf16 --layout nk --epilogue none\n",
+               0644);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "EXTRA_KERNELS=k_hang %s --bench " WORK "h/tileops-bench "
+             "--release-bench " WORK "h/release-bench --csv " WORK "h/m.csv --out " WORK
+             "h/tuned --hang 2 gemm 2> " WORK "h/tune.err", tune_cmd);
+    const time_t start = time(NULL);
+    ck_assert_int_eq(system(cmd), 0);
+    const double took = difftime(time(NULL), start);
+    ck_assert_msg(took < 20, "%.0f s: the hung child was not killed when silent (the batch's "
+                  "limit is 80 s)", took);
+    char *csv = read_file(WORK "h/m.csv", NULL), *runs = read_file(WORK "h/runs.log", NULL);
+    ck_assert_ptr_nonnull(csv);
+    ck_assert_ptr_nonnull(runs);
+    ck_assert_int_eq(count(csv, ",k_hang,crashed,"), 1);
+    ck_assert_int_eq(count(csv, ",k_hang,failed,"), 1);
+    ck_assert_int_eq(count(csv, ",k_slow,ok,"), 2);
+    ck_assert_int_eq(count(csv, ",k_default,untuned,"), 2);
+    /* two children ran case 1 (k_fault took the first down, k_hang the second after k_close
+     * and k_slow), a third case 2 without either */
+    ck_assert_int_eq(count(runs, "4096x1024x1024 "), 2);
+    ck_assert_int_eq(count(runs, "\n"), 3);
+    const char *second = strstr(runs, "128x4096x4096 ");
+    ck_assert_msg(second && !strstr(second, "k_hang") && !strstr(second, "k_fault"), "%s", runs);
+    free(csv);
+    free(runs);
 }
 END_TEST
 
@@ -233,6 +300,7 @@ START_TEST(command_lines_refused)
         {0, "", "--bench and --release-bench are needed"},
         {0, "--bench b --release-bench r --reps 10", "--reps is 50 to 10000"},
         {0, "--bench b --release-bench r conv", "bad argument 'conv'"},
+        {0, "--bench b --release-bench r --hang 0", "--hang 1 to 3600"},
     };
     mkdir("build/tests", 0777);
     mkdir(WORK, 0777);
@@ -261,6 +329,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, tune_with_stand_in);
     tcase_add_test(tc, command_lines_refused);
+    tcase_add_test(tc, hung_kernel_killed);
     suite_add_tcase(s, tc);
     return run_suite(s, CK_NORMAL);
 }
