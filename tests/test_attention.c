@@ -815,7 +815,7 @@ END_TEST
 /* Every instance of the registry, not only those dispatch picks on this GPU (others are
  * picked on other GPUs, shapes or alignments): each one pinned (tileops_set_kernel) on a few
  * ragged, causal, GQA, strided and varlen cases, causal and not. _i as for cases_every_tier;
- * TILEOPS_TEST_INSTANCE=text runs only the instances whose names contain it. */
+ * TILEOPS_TEST_INSTANCE (test_instance_selected) narrows them. */
 static const char *const instance_cases[] = {"s17", "77x203 gqa 6/2", "300x100",
                                              "1x1000 decode", "bhsd 129x65 gqa 4/2 no lse",
                                              "varlen mqa 3/1", "17x0 (no keys)",
@@ -844,8 +844,7 @@ START_TEST(every_instance)
             if (k->op != TILEOPS_OP_FLASH_ATTENTION || k->dtype != (int)dt ||
                 k->variant != head_dim_variant(d) || k->smem > hs[ti]->dev.smem_optin)
                 continue; /* (an instance for GPUs with more shared memory than this one) */
-            const char *only = getenv("TILEOPS_TEST_INSTANCE"); /* a part of the names */
-            if (only && !strstr(k->name, only))
+            if (!test_instance_selected(k->name))
                 continue;
             ck_assert_int_eq(tileops_set_kernel(hs[ti], k->name), TILEOPS_SUCCESS);
             instances++;

@@ -4,7 +4,8 @@
  * 4096^3 and decode rows, leading dimensions wider than the rows, misaligned operands, C
  * aliasing D, beta = 0 over a NaN C; and every instance of the registry pinned
  * (tileops_set_kernel) on small ragged shapes, case `instances` (the gemm_wgmma family in
- * case `wgmma`, also on every epilogue, ragged K and more tiles than SMs). D and its padding are
+ * case `wgmma`, also on every epilogue, ragged K and more tiles than SMs; TILEOPS_TEST_INSTANCE
+ * narrows them, see util_host.h). D and its padding are
  * poisoned with 0xff bytes (NaN) first. Without a CUDA device it prints "skipped: no CUDA device". */
 #include <check.h>
 #include <cublas_v2.h>
@@ -334,7 +335,8 @@ static void each_instance_of(tileops_dtype dt, int small_m, const char *family,
                 if (t->kernels[i].op != TILEOPS_OP_GEMM || t->kernels[i].dtype != (int)dt ||
                     (strstr(name, "small_m") != NULL) != small_m ||
                     (family && !strstr(name, family)) ||
-                    !strstr(name, lay == TILEOPS_B_NK ? "_nk_" : "_kn_"))
+                    !strstr(name, lay == TILEOPS_B_NK ? "_nk_" : "_kn_") ||
+                    !test_instance_selected(name))
                     continue;
                 ck_assert_int_eq(tileops_set_kernel(h, name), TILEOPS_SUCCESS);
                 check(h, name, dt, (tileops_layout)lay);

@@ -112,6 +112,21 @@ int have_cuda_device(void)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+int test_instance_selected(const char *name)
+{
+    const char *only = getenv("TILEOPS_TEST_INSTANCE");
+    if (!only || !*only)
+        return 1;
+    for (const char *part = only; *part;) {
+        const size_t len = strcspn(part, ",");
+        for (const char *at = name; len && *at; at++)
+            if (strncmp(at, part, len) == 0)
+                return 1;
+        part += len + (part[len] == ',');
+    }
+    return 0;
+}
+
 int test_small_only(void)
 {
     const char *e = getenv("TILEOPS_TEST_SMALL");

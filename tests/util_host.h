@@ -36,6 +36,11 @@ double dtype_abs_bound(tileops_dtype dt);
  * compute-sanitizer); every kernel and path still runs. */
 int test_small_only(void);
 
+/* Does TILEOPS_TEST_INSTANCE select kernel `name`? Unset: every kernel; else a comma-separated
+ * list of name parts, one of which the name must contain (the every-instance cases of the GPU
+ * suites run only those, e.g. on a tuning build). */
+int test_instance_selected(const char *name);
+
 /* Is there a usable CUDA device? Asked in a child process, so the caller's process never
  * initializes CUDA (a CUDA context does not survive Check's fork). */
 int have_cuda_device(void);

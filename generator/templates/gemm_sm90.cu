@@ -29,6 +29,13 @@
 //     staged in shared memory 64 columns at a time and stored by TMA (which clips what lies
 //     outside D), asynchronously. Meanwhile the producer already fills the ring with the next
 //     tile's k tiles.
+// Ping-pong (two consumers with BM = 64): each consumer takes whole 64 x BN tiles, the CTA's
+// work items in turn (item i to consumer i % 2), so that one's epilogue runs while the other's
+// k loop keeps the tensor cores busy. A ring slot then has one consumer a CTA (the empty
+// barrier counts CLUSTER arrivals), and each consumer counts the other's k tiles to keep its
+// place in the ring. Their k loops take turns: a consumer starts waiting on its item's slots
+// only once the other has waited on all of its previous item's (named barriers 4 and 5), so no
+// slot's barrier is more than one phase behind the one a consumer waits for.
 // With KSPLIT > 1 (and CLUSTER = 1) the KSPLIT CTAs of a cluster share one output tile, rank r
 // taking the r-th 1/KSPLIT of its k tiles, so that a few tiles (M = 128) still fill the SMs
 // without a workspace or a second kernel. After the k loop the partial sums meet through
@@ -78,10 +85,14 @@ constexpr bool MOVE_REGS = CONSUMERS > 1;
 constexpr int JB = BN / 64;                     // 64-column blocks of a consumer's piece
 constexpr int PART_BLOCK_BYTES = 64 * 64 * 4;   // one 64 x 64 fp32 block of partial sums
 constexpr unsigned BAR_CONSUMERS = CONSUMERS + 1; // named barrier of every consumer (1..CONSUMERS: each one's own)
+constexpr bool PINGPONG = CONSUMERS == 2 && BM == 64; // the consumers take whole tiles in turn
+constexpr unsigned BAR_TURN = 4;                // + c: consumer c may start its next k loop
+constexpr int SLOT_USERS = PINGPONG ? 1 : CONSUMERS; // consumers a CTA reading each slot
 
 static_assert(SMEM_BYTES == SMEM_TOTAL, "the spec's smem formula agrees with the template");
 static_assert(LAYOUT == LAYOUT_KN || LAYOUT == LAYOUT_NK, "unknown layout");
-static_assert(BM == 64 * CONSUMERS, "a consumer warpgroup takes 64 rows");
+static_assert(BM == 64 * CONSUMERS || PINGPONG, "a consumer warpgroup takes 64 rows");
+static_assert(!PINGPONG || KSPLIT == 1, "ping-pong consumers take whole tiles, no K split");
 static_assert(BK == 64, "BK is one 128-byte swizzle row of 2-byte elements");
 static_assert(BN == 64 || BN == 128 || BN == 256, "BN is 64, 128 or 256 (one wgmma m64nBNk16)");
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 CTAs along M");
@@ -450,7 +461,7 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
     if (tid == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbarrier_init(bars + 8 * s, 1);                                // the producer's expect_tx
-            mbarrier_init(bars + 8 * (STAGES + s), CONSUMERS * CLUSTER);  // every consumer of the cluster
+            mbarrier_init(bars + 8 * (STAGES + s), SLOT_USERS * CLUSTER); // its consumers in the cluster
         }
         mbarrier_init_fence();
         tma_prefetch_map(&tma_a);
@@ -511,9 +522,17 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
         float acc[ACC];
         int s = 0;
         unsigned phase = 0;
-        for (int w = first; w < works; w += step) {
+        for (int w = first, item = 0; w < works; w += step, item++) {
             const work wk = work_item(w, pl, splits, units_m, tiles_n, group, mrank, krank);
             const int tm = wk.tm, tn = wk.tn, split = wk.split, kt0 = wk.kt0, kt1 = wk.kt1;
+            if (PINGPONG && (item & 1) != c) { // the other consumer's: pass its slots
+                s += kt1 - kt0;
+                phase ^= (unsigned)(s / STAGES) & 1u;
+                s %= STAGES;
+                continue;
+            }
+            if (PINGPONG && item > 0) // the other consumer has waited on its last k tile
+                named_barrier_sync(BAR_TURN + c, 256);
             const uint32_t bias = has_bias && splits == 1 ? bias_bufs + c * BN * 2 : 0;
             if (bias)
                 prefetch_bias(p, (int64_t)tn * BN, bias, lt);
@@ -525,7 +544,7 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
             int prev = -1; // the slot whose wgmma group may still run
             for (int kt = kt0; kt < kt1; kt++) {
                 mbarrier_wait(bars + 8 * s, phase);
-                const uint32_t sa = ring + s * STAGE_BYTES + c * A_WG_BYTES;
+                const uint32_t sa = ring + s * STAGE_BYTES + (PINGPONG ? 0 : c * A_WG_BYTES);
                 const uint32_t sb = ring + s * STAGE_BYTES + A_TILE_BYTES;
                 wgmma_fence();
 #pragma unroll
@@ -546,6 +565,8 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
                 if (++s == STAGES)
                     s = 0, phase ^= 1;
             }
+            if (PINGPONG && w + step < works) // the next item's consumer may start its k loop
+                named_barrier_arrive(BAR_TURN + (c ^ 1), 256);
             wgmma_wait<0>();
             wgmma_fence_operands(acc);
             if (prev >= 0 && leader)
@@ -553,7 +574,8 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
 
             // Epilogue: from the accumulators through shared memory, stored by TMA; or the
             // split's partials, finished by the second kernel.
-            const int64_t tile_row = (int64_t)tm * BM + c * 64, tile_col = (int64_t)tn * BN;
+            const int64_t tile_row = (int64_t)tm * BM + (PINGPONG ? 0 : c * 64);
+            const int64_t tile_col = (int64_t)tn * BN;
             const uint32_t stage = epi + c * 2 * EPI_BLOCK_BYTES;
             if (splits > 1) {
                 store_partials(p, acc, pl, split, tile_row, tile_col, lt);
