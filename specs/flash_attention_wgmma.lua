@@ -16,14 +16,28 @@ local function dp(c)
   return (dims[c.head_dim] + 63) // 64 * 64
 end
 
+-- fp32 registers a consumer thread holds through the key loop: S (block_n / 2) and O (dp / 2),
+-- and P packed (block_n / 4) unless P goes through shared memory; the budget is 240 registers
+-- with two consumers, 160 with three, less about 40 (32 with three) for addresses, row
+-- statistics and the softmax. P goes through shared memory where S, O and P would not fit
+-- (FlashAttention-3's d64 192 x 192 tile; the template decides the same).
+local function budget(c)
+  return c.consumers == 2 and 200 or 128
+end
+local function p_smem(c)
+  return c.block_n // 2 + dp(c) // 2 + c.block_n // 4 > budget(c)
+end
+
 -- Shared memory, as the template computes SMEM_TOTAL (it asserts the two agree): Q's tile
 -- [block_m][dp], twice where a CTA may take several items (head dims up to 128: the loop over
 -- work items costs d256 spills) and that fits 227 KB, so that the next item's Q lands during
--- this one's epilogue; `stages` K and V tiles [block_n][dp]; 1024 bytes to align them to the
+-- this one's epilogue; `stages` K and V tiles [block_n][dp]; the consumers' P tiles where P
+-- goes through shared memory; 1024 bytes to align them to the
 -- swizzle atom and 1024 for the barriers.
 local function smem(c)
   local q = 2 * c.block_m * dp(c)
-  local one = q + c.stages * 4 * c.block_n * dp(c) + 2048
+  local p = p_smem(c) and c.consumers * c.block_n * 128 or 0
+  local one = q + c.stages * 4 * c.block_n * dp(c) + p + 2048
   return (dims[c.head_dim] <= 128 and one + q <= 227 * 1024) and one + q or one
 end
 
@@ -65,13 +79,14 @@ constraint "at most the tier's shared memory per block" (function(c)
   return smem(c) <= c.smem_limit
 end)
 
--- fp32 registers a consumer thread holds through the key loop: S (block_n / 2), O (dp / 2) and
--- P packed (block_n / 4), within its budget (240 with two consumers, 160 with three) less
--- about 40 for addresses, row statistics and the softmax (32 with three: d64 m192 n128 spills
--- 40 bytes of the epilogue's addresses, none in the key loop).
-constraint "S, O and P fit the consumer's registers" (function(c)
-  local regs = c.block_n // 2 + dp(c) // 2 + c.block_n // 4
-  return regs <= (c.consumers == 2 and 200 or 128)
+-- (see budget above: d64 m192 n128 with three consumers spills 40 bytes of the epilogue's
+-- addresses, none in the key loop)
+constraint "S and O, and P unless in shared memory, fit the consumer's registers" (function(c)
+  return c.block_n // 2 + dp(c) // 2 <= budget(c)
+end)
+
+constraint "P in shared memory in whole 64-key blocks" (function(c)
+  return not p_smem(c) or c.block_n % 64 == 0
 end)
 
 -- FlashAttention-3's shapes (../shared/HOPPER-KERNELS.md): 128 query rows in two consumer
@@ -97,3 +112,7 @@ default { head_dim = "256", block_m = 128, block_n = 64, stages = 2, consumers =
 -- d64 causal tile, 192 query rows in three consumer warpgroups (192 rows share each K/V tile's
 -- waits; 512 keys pad to 576).
 explore { head_dim = "64", block_m = 192, block_n = 128, stages = 2, consumers = 3, pingpong = 0 }
+
+-- And FlashAttention-3's d64 non-causal tile: 192 query rows by 192 keys in three consumer
+-- warpgroups, P through shared memory (218 KB with two K/V stages).
+explore { head_dim = "64", block_m = 192, block_n = 192, stages = 2, consumers = 3, pingpong = 0 }

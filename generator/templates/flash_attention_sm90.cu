@@ -47,9 +47,10 @@
 //
 // Shared memory (1024-byte aligned): QBUF Q tiles [BLOCK_M][DP], then STAGES K tiles and STAGES
 // V tiles [BLOCK_N][DP], each as DP/64 blocks of 64 columns (128-byte rows, the 128B swizzle:
-// one TMA box each), then the barriers: q_full[QBUF], q_empty[QBUF], k_full[STAGES], k_empty,
-// v_full, v_empty. Hardware barriers: 1 the consumers together, 2 + c consumer c's ping-pong
-// turn, 4 + c its epilogue.
+// one TMA box each), with P_SMEM each consumer's P tile [64][BLOCK_N], then the barriers:
+// q_full[QBUF], q_empty[QBUF], k_full[STAGES], k_empty, v_full, v_empty. Hardware barriers: 1
+// the consumers together, 2 + c consumer c's ping-pong turn, 4 + c its epilogue, 7 + c its P
+// tile written (P_SMEM).
 
 constexpr int D = HEAD_DIM == HEAD_DIM_64 ? 64 : HEAD_DIM == HEAD_DIM_96 ? 96
                 : HEAD_DIM == HEAD_DIM_128 ? 128 : 256;
@@ -65,9 +66,16 @@ constexpr int Q_BLOCK_BYTES = BLOCK_M * 128;   // one 64-column block of Q
 constexpr int Q_BYTES = DB * Q_BLOCK_BYTES;
 constexpr int KV_BLOCK_BYTES = BLOCK_N * 128;  // one 64-column block of a K or V tile
 constexpr int KV_BYTES = DB * KV_BLOCK_BYTES;
+// P goes through shared memory (P·V's A from a descriptor, as FlashAttention-3's d64 192 x 192
+// tile) where S, O and P together exceed a consumer's register budget (the spec's constraint,
+// which decides the same): a consumer's P tile [64][BLOCK_N] as 64-key blocks of 128-byte rows.
+constexpr int REG_BUDGET = CONSUMERS == 2 ? 200 : 128;
+constexpr bool P_SMEM = SACC + OACC + BLOCK_N / 4 > REG_BUDGET;
+constexpr int P_BYTES = P_SMEM ? BLOCK_N * 128 : 0;
+constexpr int PK = P_SMEM ? 1 : BLOCK_N / 16;   // register P's k16 steps (none in shared memory)
 // Two Q buffers where they fit (the next item's Q lands while this one's epilogue stages O in
 // its own), else one.
-constexpr int SMEM_ONE_Q = Q_BYTES + 2 * STAGES * KV_BYTES + 2048; // + alignment slack, barriers
+constexpr int SMEM_ONE_Q = Q_BYTES + 2 * STAGES * KV_BYTES + CONSUMERS * P_BYTES + 2048; // + slack, barriers
 constexpr int QBUF = PERSISTENT && SMEM_ONE_Q + Q_BYTES <= 227 * 1024 ? 2 : 1;
 constexpr int SMEM_TOTAL = SMEM_ONE_Q + (QBUF - 1) * Q_BYTES;
 // Whether softcapped bf16 calls take the softmax with a fixed max (see the consumers): not in
@@ -83,6 +91,8 @@ static_assert(CONSUMERS == 2 || CONSUMERS == 3, "two or three consumer warpgroup
 static_assert(BLOCK_N == 64 || BLOCK_N == 80 || BLOCK_N == 128 || BLOCK_N == 176 || BLOCK_N == 192,
               "S tiles are the m64n64 / n80 / n128 / n176 / n192 wgmma shapes");
 static_assert(DP == 64 || DP == 128 || DP == 256, "O is one m64n64/128/256 wgmma");
+static_assert(!P_SMEM || (BLOCK_N % 64 == 0 && SACC + OACC <= REG_BUDGET),
+              "P in shared memory: whole 64-key blocks, S and O in the registers");
 static_assert(STAGES >= 2 && (2 * QBUF + 4 * STAGES) * 8 <= 1024, "the barriers fit their 1024 bytes");
 // setmaxnreg moves registers within what the CTA got at launch (the launch bound's count a
 // thread, a multiple of 8): more would block the consumers' setmaxnreg.inc for ever.
@@ -171,15 +181,40 @@ static __device__ __forceinline__ void issue_s(float (&s)[SACC], uint32_t sq, ui
     }
 }
 
+// O += one k16 step of P (shared memory, K-major) x V tile (N-major: tnspB; N = 2 x R).
+template <int R>
+static __device__ __forceinline__ void mma_o_ss(float (&o)[R], uint64_t dp, uint64_t dv)
+{
+    if constexpr (R == 128)
+        wgmma_m64n256k16<1>(o, dp, dv, 1, (const elem_t *)0);
+    else if constexpr (R == 64)
+        wgmma_m64n128k16<1>(o, dp, dv, 1, (const elem_t *)0);
+    else
+        wgmma_m64n64k16<1>(o, dp, dv, 1, (const elem_t *)0);
+}
+
 // Issues O += P·V(tile at sv): BLOCK_N/16 k16 steps of 16 key rows; the 64-column blocks of V
-// are the descriptor's leading byte offset apart, 8 rows 1024 bytes (its stride).
-static __device__ __forceinline__ void issue_o(float (&o)[OACC], const uint32_t (&pa)[BLOCK_N / 16][4],
-                                               uint32_t sv)
+// are the descriptor's leading byte offset apart, 8 rows 1024 bytes (its stride). P from the
+// registers pa, or (P_SMEM) from the consumer's P tile at sp, stepped as Q is in issue_s.
+static __device__ __forceinline__ void issue_o(float (&o)[OACC], const uint32_t (&pa)[PK][4],
+                                               uint32_t sv, uint32_t sp)
 {
     const uint64_t dv = wgmma_desc_sw128(sv, KV_BLOCK_BYTES, 1024);
+    if constexpr (P_SMEM) {
+        // (through an opaque move: else the twelve descriptors are hoisted out of the key loop
+        // and spilled, one local load before each wgmma)
+        uint32_t spv;
+        asm volatile("mov.b32 %0, %1;" : "=r"(spv) : "r"(sp));
+        const uint64_t dp = wgmma_desc_sw128(spv, 16, 1024);
 #pragma unroll
-    for (int kk = 0; kk < BLOCK_N / 16; kk++)
-        mma_o(o, pa[kk], wgmma_desc_add(dv, kk * 16 * 128));
+        for (int kk = 0; kk < BLOCK_N / 16; kk++)
+            mma_o_ss(o, wgmma_desc_add(dp, (kk / 4) * 64 * 128 + (kk % 4) * 32),
+                     wgmma_desc_add(dv, kk * 16 * 128));
+    } else {
+#pragma unroll
+        for (int kk = 0; kk < BLOCK_N / 16; kk++)
+            mma_o(o, pa[kk], wgmma_desc_add(dv, kk * 16 * 128));
+    }
 }
 
 // Scores the rows may not see to -inf: thread rows r0 and r0 + 8 (sequence rows), keys
@@ -296,13 +331,31 @@ static __device__ __forceinline__ bool softmax_tile(float (&s)[SACC], float (&ro
 }
 
 // P as the A fragments of the k16 steps of P·V: S's n8 blocks 2kk and 2kk+1, packed to pairs.
-static __device__ __forceinline__ void pack_p(const float (&s)[SACC], uint32_t (&pa)[BLOCK_N / 16][4])
+// P_SMEM: into the consumer's P tile at sp instead (chunk q of row r at q ^ (r % 8), the 128B
+// swizzle, as O is staged), made visible to wgmma's async proxy and the whole warpgroup
+// (hardware barrier 7 + c) before any P·V reads it.
+static __device__ __forceinline__ void pack_p(const float (&s)[SACC], uint32_t (&pa)[PK][4],
+                                              uint32_t sp, int c)
 {
+    if constexpr (P_SMEM) {
+        const int lt = threadIdx.x % 128, t = lt % 4;
 #pragma unroll
-    for (int kk = 0; kk < BLOCK_N / 16; kk++)
+        for (int h = 0; h < 2; h++) {
+            const int r = 16 * (lt / 32) + (lt % 32) / 4 + 8 * h;
 #pragma unroll
-        for (int r = 0; r < 4; r++)
-            pa[kk][r] = pack2(s[8 * kk + 2 * r], s[8 * kk + 2 * r + 1], (const elem_t *)0);
+            for (int j = 0; j < SACC / 4; j++)
+                st_shared_u32(sp + (j / 8) * 64 * 128 + r * 128 + (((j % 8) ^ (r % 8)) << 4) + 4 * t,
+                              pack2(s[4 * j + 2 * h], s[4 * j + 2 * h + 1], (const elem_t *)0));
+        }
+        fence_proxy_async();
+        named_barrier_sync(7 + c, 128);
+    } else {
+#pragma unroll
+        for (int kk = 0; kk < BLOCK_N / 16; kk++)
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+                pa[kk][r] = pack2(s[8 * kk + 2 * r], s[8 * kk + 2 * r + 1], (const elem_t *)0);
+    }
 }
 
 // Ping-pong: consumer c waits for its turn (hardware barrier 2 + c, which the other consumer
@@ -320,11 +373,11 @@ static __device__ __forceinline__ void turn_pass(int c)
 
 // O's rescaling and P's packing happen here, before the wgmma_fence that must follow them
 // (left to itself the compiler sinks them to their use, past it).
-static __device__ __forceinline__ void fence_regs(float (&o)[OACC], uint32_t (&pa)[BLOCK_N / 16][4])
+static __device__ __forceinline__ void fence_regs(float (&o)[OACC], uint32_t (&pa)[PK][4])
 {
     wgmma_fence_operands(o);
 #pragma unroll
-    for (int kk = 0; kk < BLOCK_N / 16; kk++)
+    for (int kk = 0; kk < (P_SMEM ? 0 : PK); kk++)
         wgmma_fence_operands(pa[kk]);
 }
 
@@ -420,7 +473,8 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
     extern __shared__ __align__(1024) unsigned char smem[];
     const uint32_t sq0 = (smem_addr(smem) + 1023) & ~1023u; // QBUF Q tiles
     const uint32_t sk0 = sq0 + QBUF * Q_BYTES, sv0 = sk0 + STAGES * KV_BYTES;
-    const uint32_t bars = sv0 + STAGES * KV_BYTES;
+    const uint32_t sp0 = sv0 + STAGES * KV_BYTES; // the consumers' P tiles (P_SMEM)
+    const uint32_t bars = sp0 + CONSUMERS * P_BYTES;
     // q_full[QBUF], q_empty[QBUF], k_full[STAGES], k_empty, v_full, v_empty: 8 bytes each
     const uint32_t q_full = bars, q_empty = q_full + 8 * QBUF, k_full = q_empty + 8 * QBUF;
     const uint32_t k_empty = k_full + 8 * STAGES, v_full = k_empty + 8 * STAGES;
@@ -501,7 +555,8 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
 
     float o[OACC];
     float s[SACC];
-    uint32_t pa[BLOCK_N / 16][4];
+    uint32_t pa[PK][4];
+    const uint32_t spc = sp0 + c * P_BYTES; // this consumer's P tile (P_SMEM)
     int kv = 0, it = 0; // as the producer counts them
     bool turned = false; // whether this consumer has had a turn
     for (int n = 0; PERSISTENT || n < 1; n++) {
@@ -555,7 +610,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
                 softmax_tile<true>(s, row_max, row_sum, corr, scale_log2);
             else
                 softmax_tile<false>(s, row_max, row_sum, corr, scale_log2);
-            pack_p(s, pa);
+            pack_p(s, pa, spc, c);
         }
         // Tile j: S(j) and P(j-1)·V(j-1) issued together; softmax(j) once S(j) is done, while
         // P(j-1)·V(j-1) still runs; then O rescaled to tile j's max.
@@ -570,7 +625,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
             wgmma_fence();
             issue_s(s, sqc, sk0 + st * KV_BYTES);
             wgmma_commit();
-            issue_o(o, pa, sv0 + sp * KV_BYTES);
+            issue_o(o, pa, sv0 + sp * KV_BYTES, spc);
             wgmma_commit();
             turn_pass(c);
             wgmma_wait<1>();
@@ -593,7 +648,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
 #pragma unroll
                 for (int i = 0; i < OACC; i++)
                     o[i] *= corr[(i >> 1) & 1];
-            pack_p(s, pa);
+            pack_p(s, pa, spc, c);
         }
         if (n_tiles > 0) {
             const int j = n_tiles - 1, sp = slot_of(kv + j, STAGES);
@@ -617,7 +672,7 @@ kernel(const __grid_constant__ CUtensorMap tma_q, const __grid_constant__ CUtens
             fence_regs(o, pa);
             turn_wait(c);
             wgmma_fence();
-            issue_o(o, pa, sv);
+            issue_o(o, pa, sv, spc);
             wgmma_commit();
             turn_pass(c);
             wgmma_wait<0>();
