@@ -348,10 +348,16 @@ static __device__ __forceinline__ void finish(const tileops_gemm_args &p, const 
     for (int jb = 0; jb < JB; jb++) {
         if (!owns_block(c, jb, krank))
             continue;
-        const uint32_t buf = stage + (n++ % 2) * EPI_BLOCK_BYTES;
+        const uint32_t buf = stage + (n % 2) * EPI_BLOCK_BYTES;
         const bool direct = (p.n & 7) != 0 && tile_col + 64 * (jb + 1) > p.n;
-        if (leader)
-            bulk_wait_read<1>(); // the store that last read buf (two blocks ago) is done with it
+        // The store that last read buf is done with it: the one two blocks back, or, for an
+        // item's first block, any the previous item left (it may have staged an odd count of
+        // blocks, its last one in buffer 0: BN = 64, or a K split's share of the blocks).
+        if (leader && n == 0)
+            bulk_wait_read<0>();
+        else if (leader)
+            bulk_wait_read<1>();
+        n++;
         named_barrier_sync(bar, 128);
         if (!has_c && !direct)
             stage_block<ACT>(acc, p.alpha, bias, jb, buf, srow, q4);
@@ -565,7 +571,10 @@ kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtens
                 if (++s == STAGES)
                     s = 0, phase ^= 1;
             }
-            if (PINGPONG && w + step < works) // the next item's consumer may start its k loop
+            // The next item's consumer may start its k loop. (Its first full-barrier wait is
+            // then at most one phase behind only because this arrival follows this loop's last
+            // wait, and because both CTAs of a cluster give item i to consumer i % 2.)
+            if (PINGPONG && w + step < works)
                 named_barrier_arrive(BAR_TURN + (c ^ 1), 256);
             wgmma_wait<0>();
             wgmma_fence_operands(acc);
