@@ -404,11 +404,13 @@ static int64_t ld_tma(int64_t width)
  * epilogue, C absent, separate or in place, alpha 1 or 0.5; K shorter than one k tile (not
  * split: every epilogue again without C, the epilogue's short path, stage_block); 65 rows
  * (the fewest the family takes); more tiles than a CTA an SM (the persistent loop takes two or
- * more tiles a CTA on the H200's 132 SMs), N not a multiple of 8, with C = D and beta = 1. */
+ * more tiles a CTA on the H200's 132 SMs), N not a multiple of 8, with C = D and beta = 1; and
+ * one k tile with several tiles a CTA (a 64 x 64 tile's single staged block is stored by TMA
+ * while the next tile's, after a k loop of one tile, is staged: they must not share a buffer). */
 static void check_wgmma(tileops_handle h, const char *name, tileops_dtype dt, tileops_layout lay)
 {
     static const int64_t shapes[][3] = {{333, 520, 1001}, {130, 136, 40}, {65, 264, 72},
-                                        {1100, 4100, 136}};
+                                        {1100, 4100, 136}, {1024, 2048, 64}};
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         const int64_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
         const int rounds = si == 0 ? REF_GEMM_EPILOGUES : si == 1 ? 2 + REF_GEMM_EPILOGUES : 2;
