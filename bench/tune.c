@@ -230,7 +230,15 @@ static void last_line(const char *path, char *out, size_t len)
 /* The kernels that took a child down (rows "crashed"), few: a short list beside the rows. */
 static char crashed_kernels[256][160];
 static int ncrashed;
-static int crashed(const char *kernel);
+
+/* Did the kernel take a child down in any case (this run or one the measurements hold)? */
+static int crashed(const char *kernel)
+{
+    for (int i = 0; i < ncrashed; i++)
+        if (strcmp(crashed_kernels[i], kernel) == 0)
+            return 1;
+    return 0;
+}
 
 static void add_row(int c, const char *kernel, const char *status, double us, double noise,
                     int write)
@@ -259,15 +267,6 @@ static const struct row *find_row(int c, const char *kernel, const char *status)
             (!status || strcmp(rows[i].status, status) == 0))
             return &rows[i];
     return NULL;
-}
-
-/* Did the kernel take a child down in any case (this run or one the measurements hold)? */
-static int crashed(const char *kernel)
-{
-    for (int i = 0; i < ncrashed; i++)
-        if (strcmp(crashed_kernels[i], kernel) == 0)
-            return 1;
-    return 0;
 }
 
 static int find_case(const char *op, const char *opts)

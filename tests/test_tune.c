@@ -94,26 +94,38 @@ static char *entry_with(const char *table, const char *shape_fields)
     return e;
 }
 
+/* A fresh work folder `dir`: the stand-in as the tuning and the release bench, and the cases
+ * `shapes` as the tuning build's TUNE_SHAPES. */
+static void stand_in_tree(const char *dir, const char *shapes)
+{
+    char path[256];
+    mkdir("build/tests", 0777);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    ck_assert_int_eq(system(path), 0);
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/generated", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/tileops-bench", dir);
+    write_file(path, fake_bench, 0755);
+    snprintf(path, sizeof path, "%s/release-bench", dir);
+    write_file(path, fake_bench, 0755);
+    snprintf(path, sizeof path, "%s/generated/TUNE_SHAPES", dir);
+    write_file(path, shapes, 0644);
+}
+
 START_TEST(tune_with_stand_in)
 {
-    mkdir("build/tests", 0777);
-    ck_assert_int_eq(system("rm -rf " WORK), 0);
-    mkdir(WORK, 0777);
-    mkdir(WORK "/generated", 0777);
-    write_file(WORK "/tileops-bench", fake_bench, 0755);
-    write_file(WORK "/release-bench", fake_bench, 0755);
     /* 4096^3 alone in its bucket; 5000 and 6000 share one (bins of 4096..8191), 10000 and
      * 12000 another */
-    write_file(WORK "/generated/TUNE_SHAPES",
-               "# cases\n"
-               "gemm --shape 4096x1024x1024 --dtype bf16 --layout nk --epilogue none\n"
-               "gemm --shape 128x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
-               "gemm --shape 5000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
-               "gemm --shape 6000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
-               "gemm --shape 10000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
-               "gemm --shape 12000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
-               "vector_add --dtype f32 --n 4096\n",
-               0644);
+    stand_in_tree(WORK,
+                  "# cases\n"
+                  "gemm --shape 4096x1024x1024 --dtype bf16 --layout nk --epilogue none\n"
+                  "gemm --shape 128x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
+                  "gemm --shape 5000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
+                  "gemm --shape 6000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
+                  "gemm --shape 10000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
+                  "gemm --shape 12000x4096x4096 --dtype bf16 --layout nk --epilogue none\n"
+                  "vector_add --dtype f32 --n 4096\n");
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s --bench " WORK "/tileops-bench --release-bench " WORK
              "/release-bench --csv " WORK "/m.csv --out " WORK "/tuned gemm 2> " WORK "/tune.err",
@@ -237,16 +249,9 @@ END_TEST
  * rest of each case is measured. */
 START_TEST(hung_kernel_killed)
 {
-    mkdir("build/tests", 0777);
-    ck_assert_int_eq(system("rm -rf " WORK "h"), 0);
-    mkdir(WORK "h", 0777);
-    mkdir(WORK "h/generated", 0777);
-    write_file(WORK "h/tileops-bench", fake_bench, 0755);
-    write_file(WORK "h/release-bench", fake_bench, 0755);
-    write_file(WORK "h/generated/TUNE_SHAPES",
-               "gemm --shape 4096x1024x1024 --dtype bf16 --layout nk --epilogue none\n"
-               "gemm --shape 128x4096x4096 --dtype bf16 --layout nk --epilogue none\n",
-               0644);
+    stand_in_tree(WORK "h",
+                  "gemm --shape 4096x1024x1024 --dtype bf16 --layout nk --epilogue none\n"
+                  "gemm --shape 128x4096x4096 --dtype bf16 --layout nk --epilogue none\n");
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "EXTRA_KERNELS=k_hang %s --bench " WORK "h/tileops-bench "
              "--release-bench " WORK "h/release-bench --csv " WORK "h/m.csv --out " WORK
