@@ -140,22 +140,6 @@ static __device__ __forceinline__ void load_tile(uint32_t dst, int block_bytes,
         load_box(dst + kb * block_bytes, map, full, 64 * kb, row, head, batch, o);
 }
 
-// S (+)= one k16 step of Q (this consumer's 64 rows) x K tile (BLOCK_N keys: N = 2 x R).
-template <int R>
-static __device__ __forceinline__ void mma_s(float (&s)[R], uint64_t dq, uint64_t dk, int scale_d)
-{
-    if constexpr (R == 96)
-        wgmma_m64n192k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
-    else if constexpr (R == 88)
-        wgmma_m64n176k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
-    else if constexpr (R == 64)
-        wgmma_m64n128k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
-    else if constexpr (R == 40)
-        wgmma_m64n80k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
-    else
-        wgmma_m64n64k16<0>(s, dq, dk, scale_d, (const elem_t *)0);
-}
-
 // O += one k16 step of P (registers) x V tile (N-major: tnspB; N = 2 x R).
 template <int R>
 static __device__ __forceinline__ void mma_o(float (&o)[R], const uint32_t (&pa)[4], uint64_t dv)
@@ -176,21 +160,10 @@ static __device__ __forceinline__ void issue_s(float (&s)[SACC], uint32_t sq, ui
 #pragma unroll
     for (int kk = 0; kk < D / 16; kk++) {
         const uint32_t off = (kk % 4) * 32;
-        mma_s(s, wgmma_desc_add(dq, (kk / 4) * Q_BLOCK_BYTES + off),
-              wgmma_desc_add(dk, (kk / 4) * KV_BLOCK_BYTES + off), kk > 0);
+        wgmma_ss<0>(s, wgmma_desc_add(dq, (kk / 4) * Q_BLOCK_BYTES + off),
+                    wgmma_desc_add(dk, (kk / 4) * KV_BLOCK_BYTES + off), kk > 0,
+                    (const elem_t *)0);
     }
-}
-
-// O += one k16 step of P (shared memory, K-major) x V tile (N-major: tnspB; N = 2 x R).
-template <int R>
-static __device__ __forceinline__ void mma_o_ss(float (&o)[R], uint64_t dp, uint64_t dv)
-{
-    if constexpr (R == 128)
-        wgmma_m64n256k16<1>(o, dp, dv, 1, (const elem_t *)0);
-    else if constexpr (R == 64)
-        wgmma_m64n128k16<1>(o, dp, dv, 1, (const elem_t *)0);
-    else
-        wgmma_m64n64k16<1>(o, dp, dv, 1, (const elem_t *)0);
 }
 
 // Issues O += P·V(tile at sv): BLOCK_N/16 k16 steps of 16 key rows; the 64-column blocks of V
@@ -208,8 +181,8 @@ static __device__ __forceinline__ void issue_o(float (&o)[OACC], const uint32_t 
         const uint64_t dp = wgmma_desc_sw128(spv, 16, 1024);
 #pragma unroll
         for (int kk = 0; kk < BLOCK_N / 16; kk++)
-            mma_o_ss(o, wgmma_desc_add(dp, (kk / 4) * 64 * 128 + (kk % 4) * 32),
-                     wgmma_desc_add(dv, kk * 16 * 128));
+            wgmma_ss<1>(o, wgmma_desc_add(dp, (kk / 4) * 64 * 128 + (kk % 4) * 32),
+                        wgmma_desc_add(dv, kk * 16 * 128), 1, (const elem_t *)0);
     } else {
 #pragma unroll
         for (int kk = 0; kk < BLOCK_N / 16; kk++)

@@ -157,16 +157,10 @@ static __device__ __forceinline__ work work_item(int w, const plan &pl, int spli
 }
 
 // One k16 step of a consumer: acc (+)= A (64 x 16) x B (16 x BN) from the descriptors.
-template <int N>
-static __device__ __forceinline__ void mma_k16(float (&acc)[N], uint64_t da, uint64_t db,
+static __device__ __forceinline__ void mma_k16(float (&acc)[ACC], uint64_t da, uint64_t db,
                                                int scale_d)
 {
-    if constexpr (N == 128)
-        wgmma_m64n256k16<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
-    else if constexpr (N == 64)
-        wgmma_m64n128k16<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
-    else
-        wgmma_m64n64k16<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
+    wgmma_ss<B_KN ? 1 : 0>(acc, da, db, scale_d, (const elem_t *)0);
 }
 
 // One TMA box of B into dst: multicast to the whole cluster when there is one.

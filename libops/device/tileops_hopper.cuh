@@ -427,4 +427,24 @@ static __device__ __forceinline__ uint64_t wgmma_desc_add(uint64_t desc, uint32_
 TILEOPS_WGMMA_SHAPES(__half, "f16")
 TILEOPS_WGMMA_SHAPES(__nv_bfloat16, "bf16")
 
+// d (+)= A x B, both from shared memory, with the m64nNk16 shape of d's size (N = 2 x R): the
+// one place a template's accumulator array picks its wgmma. T: the element type's null tag.
+template <int TRANS_B, int R, typename T>
+static __device__ __forceinline__ void wgmma_ss(float (&d)[R], uint64_t a_desc, uint64_t b_desc,
+                                                int scale_d, const T *tag)
+{
+    if constexpr (R == 128)
+        wgmma_m64n256k16<TRANS_B>(d, a_desc, b_desc, scale_d, tag);
+    else if constexpr (R == 96)
+        wgmma_m64n192k16<TRANS_B>(d, a_desc, b_desc, scale_d, tag);
+    else if constexpr (R == 88)
+        wgmma_m64n176k16<TRANS_B>(d, a_desc, b_desc, scale_d, tag);
+    else if constexpr (R == 64)
+        wgmma_m64n128k16<TRANS_B>(d, a_desc, b_desc, scale_d, tag);
+    else if constexpr (R == 40)
+        wgmma_m64n80k16<TRANS_B>(d, a_desc, b_desc, scale_d, tag);
+    else
+        wgmma_m64n64k16<TRANS_B>(d, a_desc, b_desc, scale_d, tag);
+}
+
 #endif
